@@ -1,0 +1,119 @@
+"""The `--simian-*` command-line options (group `simian`) and their parsed form.
+
+Why: one place that says what each option means and refuses a bad value before anything runs.
+Must not: load packs or start anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_simian.errors import PackError
+from pytest_simian.scoring.outcomes import Gate
+
+CLUSTERS = ("sim", "current", "kind")
+
+
+def addoptions(parser: pytest.Parser) -> None:
+    g = parser.getgroup("simian", "pytest-simian: fault scenarios as tests")
+    g.addoption("--simian-pack", action="append", default=[], metavar="PACK[,PACK]",
+                help="Scenario pack(s) to run: a built-in name (parity, lookout) or a path (anything with a "
+                     "separator, e.g. ./my-pack). Comma-separated or repeated. Without it the plugin is inert.")
+    g.addoption("--simian-subject", action="append", default=[], metavar="[NAME=]SCHEME:SPEC",
+                help="A subject to evaluate (repeatable; one scorecard column each): noop:, "
+                     "exec:./agent --flag {prompt}. NAME= names the column.")
+    g.addoption("--simian-cluster", default="sim", choices=CLUSTERS,
+                help="Cluster to break: sim (embedded, default), current (kubeconfig; needs "
+                     "--simian-context), kind (throwaway kind cluster).")
+    g.addoption("--simian-context", default=None, metavar="CONTEXT",
+                help="kubeconfig context to use with --simian-cluster=current (required there: safe by default).")
+    g.addoption("--simian-out", default="simian-runs", metavar="DIR",
+                help="Where run directories are written (default simian-runs/).")
+    g.addoption("--simian-only", default=None, metavar="ID[,ID]",
+                help="Run only these scenario ids; an unknown id is refused before anything runs.")
+    g.addoption("--simian-gate", default=None, metavar="none|MEASURE>=X,...",
+                help="Diagnosis gate deciding pass/fail of a scored attempt. Default: "
+                     "fault_recall>=1,root_cause>=1,hallucinated_fault>=1. 'none' measures only.")
+    g.addoption("--simian-min-efficacy", type=float, default=0.8, metavar="RATE",
+                help="Exit non-zero when fewer than this share of attempts manifested (default 0.8).")
+    g.addoption("--simian-subject-timeout", type=float, default=480.0, metavar="SECONDS",
+                help="Kill a subject (and its process group) after this long: a SubjectError (default 480).")
+    g.addoption("--simian-settle-timeout", type=float, default=None, metavar="SECONDS",
+                help="Override every scenario's settle deadline.")
+    g.addoption("--simian-allow-short-faults", action="store_true", default=False,
+                help="Accept faults whose lease is shorter than settle deadline plus subject timeout.")
+    g.addoption("--simian-keep", action="store_true", default=False,
+                help="Leave the embedded cluster running at the end and print how to reach it.")
+    g.addoption("--simian-offline", default=None, metavar="RUN_DIR",
+                help="Rescore a saved run directory: no collection, no cluster. Writes a new run directory.")
+
+
+@dataclass(frozen=True)
+class SimianOptions:
+    packs: list[str]
+    subjects: list[str]
+    cluster: str
+    context: str | None
+    out: Path
+    only: list[str] | None
+    gate: Gate
+    min_efficacy: float
+    subject_timeout: float
+    settle_timeout: float | None
+    allow_short_faults: bool
+    keep: bool
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def active(self) -> bool:
+        return bool(self.packs)
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.raw)
+
+
+def _split(values: list[str]) -> list[str]:
+    return [p.strip() for v in values for p in v.split(",") if p.strip()]
+
+
+def parse_options(config: pytest.Config) -> SimianOptions:
+    """Read and check the options; PackError (a usage error) for a bad value."""
+    packs = _split(config.getoption("simian_pack") or [])
+    subjects = [s for s in (config.getoption("simian_subject") or []) if s.strip()]
+    only_raw = config.getoption("simian_only")
+    only = _split([only_raw]) if only_raw else None
+    try:
+        gate = Gate.parse(config.getoption("simian_gate"))
+    except ValueError as exc:
+        raise PackError(str(exc)) from None
+    min_eff = float(config.getoption("simian_min_efficacy"))
+    if not 0 <= min_eff <= 1:
+        raise PackError(f"--simian-min-efficacy {min_eff} is outside [0, 1]")
+    timeout = float(config.getoption("simian_subject_timeout"))
+    if timeout <= 0:
+        raise PackError("--simian-subject-timeout must be above zero")
+    settle = config.getoption("simian_settle_timeout")
+    if settle is not None and float(settle) <= 0:
+        raise PackError("--simian-settle-timeout must be above zero")
+    cluster = config.getoption("simian_cluster")
+    context = config.getoption("simian_context")
+    if not packs:
+        for opt, value in (("--simian-subject", subjects), ("--simian-only", only)):
+            if value:
+                raise PackError(f"{opt} needs --simian-pack")
+    raw = {
+        "packs": packs, "subjects": subjects, "cluster": cluster, "context": context,
+        "only": only, "gate": gate.describe(), "min_efficacy": min_eff, "subject_timeout": timeout,
+        "settle_timeout": settle, "allow_short_faults": bool(config.getoption("simian_allow_short_faults")),
+        "keep": bool(config.getoption("simian_keep")),
+    }
+    return SimianOptions(
+        packs=packs, subjects=subjects, cluster=cluster, context=context,
+        out=Path(config.getoption("simian_out")), only=only, gate=gate, min_efficacy=min_eff,
+        subject_timeout=timeout, settle_timeout=float(settle) if settle is not None else None,
+        allow_short_faults=raw["allow_short_faults"], keep=raw["keep"], raw=raw,
+    )

@@ -1,0 +1,1 @@
+"""Run artifacts: audit log, run.json, report files; the join and offline rescoring."""

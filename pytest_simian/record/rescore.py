@@ -1,0 +1,108 @@
+"""Finalizing a live run, and rescoring a saved one (`--simian-offline`).
+
+Why: both must print the same scorecard from the same artifacts, so both go through
+:func:`evaluate_artifacts`. Rescoring is a function from a run directory to a *new* run directory
+(the original is never written to), against the expectations stored in the run, with no cluster.
+Must not: score differently from scoring/; touch a cluster.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from pytest_simian import clock
+from pytest_simian.record import join
+from pytest_simian.record.artifacts import (
+    REPORTS_DIR,
+    ArtifactError,
+    RunArtifacts,
+    new_run_dir,
+    read_run,
+    write_json_atomic,
+)
+from pytest_simian.scoring.outcomes import ERROR, FAILED
+from pytest_simian.scoring.scorecard import RunEvaluation, evaluate_run, render_text
+
+SCORECARD_FILE = "scorecard.txt"
+
+
+def clusters_from_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: list[dict[str, Any]] = []
+    for ev in events:
+        if ev.get("event") == join.CLUSTER_STARTED:
+            ident = dict(ev.get("payload") or {})
+            if ident not in seen:
+                seen.append(ident)
+    return seen
+
+
+def evaluate_artifacts(run: Mapping[str, Any], art: RunArtifacts) -> tuple[RunEvaluation, str]:
+    records = join.join(art.events, art.reports, art.report_problems)
+    evaluation = evaluate_run(run, records, art.problems)
+    return evaluation, render_text(evaluation)
+
+
+def pytest_like_status(evaluation: RunEvaluation) -> int:
+    """What pytest would have exited with for these verdicts (1 on any failure or error)."""
+    if not evaluation.verdicts:
+        return 5
+    bad = any(v.outcome in (FAILED, ERROR) or v.teardown_error for v in evaluation.verdicts)
+    return 1 if bad else 0
+
+
+def finalize_run(run_dir: Path, run_doc: dict[str, Any], attempts: Mapping[str, Any], pytest_status: int,
+                 *, ended_at: str) -> tuple[RunEvaluation, str]:
+    """Read the run back, evaluate it, and write the final run.json and scorecard.txt."""
+    art = read_run(run_dir)
+    doc = dict(run_doc)
+    doc["clusters"] = clusters_from_events(art.events)
+    evaluation, text = evaluate_artifacts(doc, art)
+    doc["ended_at"] = ended_at
+    doc["attempts"] = {
+        v.attempt_id: {"scenario_id": v.scenario_id, "subject": v.subject, "outcome": v.outcome,
+                       **({"nodeid": attempts[v.attempt_id].get("nodeid")} if v.attempt_id in attempts else {})}
+        for v in evaluation.verdicts}
+    doc["efficacy"] = {"attempts": evaluation.attempts, "not_valid": evaluation.not_valid,
+                       "manifested": evaluation.manifested, "rate": evaluation.efficacy_rate,
+                       "refused": evaluation.refused}
+    doc["exit_status"] = evaluation.exit_status(pytest_status)
+    write_json_atomic(run_dir / "run.json", doc)
+    (run_dir / SCORECARD_FILE).write_text(text, encoding="utf-8")
+    return evaluation, text
+
+
+def rescore_offline(src: Path, *, out_root: Path, write: Callable[[str], Any]) -> int:
+    """Rescore `src` into a new run directory under `out_root`; print the scorecard; exit status."""
+    try:
+        art = read_run(src)
+    except ArtifactError as exc:
+        write(f"ERROR: {exc}\n")
+        return 4
+    run = dict(art.run)
+    if not run.get("clusters"):
+        run["clusters"] = clusters_from_events(art.events)
+    evaluation, text = evaluate_artifacts(run, art)
+    dest = new_run_dir(out_root, clock.wall_now(), suffix="-rescored")
+    if dest.resolve() == src.resolve():  # pragma: no cover - new_run_dir never reuses a name
+        raise RuntimeError("refusing to rescore a run over itself")
+    for f in sorted(src.glob("audit*.jsonl")):
+        shutil.copy2(f, dest / f.name)
+    for sub in (REPORTS_DIR, "transcripts"):
+        if (src / sub).is_dir():
+            shutil.copytree(src / sub, dest / sub)
+    status = evaluation.exit_status(pytest_like_status(evaluation))
+    run["rescored_from"] = str(src.resolve())
+    run["rescored_at"] = clock.iso(clock.wall_now())
+    run["efficacy"] = {"attempts": evaluation.attempts, "not_valid": evaluation.not_valid,
+                       "manifested": evaluation.manifested, "rate": evaluation.efficacy_rate,
+                       "refused": evaluation.refused}
+    run["exit_status"] = status
+    write_json_atomic(dest / "run.json", run)
+    (dest / SCORECARD_FILE).write_text(text, encoding="utf-8")
+    write("=" * 30 + " simian scorecard " + "=" * 30 + "\n")
+    write(text)
+    write(f"artifacts: {dest}\n")
+    return status

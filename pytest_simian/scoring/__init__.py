@@ -1,0 +1,1 @@
+"""Pure scoring: matching, measures, outcomes, scorecard. No I/O."""

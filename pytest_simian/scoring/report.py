@@ -1,0 +1,131 @@
+"""The subject's report, decoded the way upstream decodes a HealthReport.
+
+Why: scores must be comparable with the upstream agent rig, so the report is read as upstream reads
+it: `overall_severity`, `summary`, `findings[]` (`kind`, `resource_name` alias `name`, `namespace`,
+`reason`, `severity`, `title`, `detail`). Unknown fields are kept (and ignored); severities are free
+strings ranked by upstream's exact lowercase table; a missing `findings` means no findings; a report
+whose `overall_severity` and `summary` are both empty is no structured report. A wrapper object with
+a single key whose value holds `overall_severity` is unwrapped, as upstream does with tool arguments.
+Must not: do I/O, or refuse a report for having extra fields.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+SEVERITY_RANK = {"ok": 0, "info": 1, "warning": 2, "critical": 3}
+"""Upstream's exact lowercase table. Anything else (`Critical`, `high`) ranks 0."""
+
+
+def rank(severity: str) -> int:
+    return SEVERITY_RANK.get(severity, 0)
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str = ""
+    resource_name: str = ""
+    namespace: str = ""
+    reason: str = ""
+    severity: str = ""
+    title: str = ""
+    detail: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def label(self) -> str:
+        return f"{self.reason or '?'}({self.kind or '?'}/{self.resource_name or '?'})"
+
+
+@dataclass(frozen=True)
+class Report:
+    overall_severity: str
+    summary: str
+    findings: tuple[Finding, ...]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DecodedReport:
+    """The outcome of decoding: a structured report, or why there is none."""
+
+    report: Report | None
+    why: str = ""
+
+    @property
+    def structured(self) -> bool:
+        return self.report is not None
+
+
+_FINDING_FIELDS = ("kind", "resource_name", "namespace", "reason", "severity", "title", "detail")
+
+
+def decode_report(obj: Any) -> DecodedReport:
+    """Decode a JSON value into a Report, or say why it is not a structured report."""
+    if not isinstance(obj, dict):
+        return DecodedReport(None, "the report is not a JSON object")
+    if len(obj) == 1:
+        (inner,) = obj.values()
+        if isinstance(inner, dict) and "overall_severity" in inner:
+            obj = inner
+    try:
+        overall = _string(obj, "overall_severity", "overall_severity")
+        summary = _string(obj, "summary", "summary")
+        raw_findings = obj.get("findings")
+        if raw_findings is None:
+            raw_findings = []
+        if not isinstance(raw_findings, list):
+            raise _ShapeError("findings is not a list")
+        findings = []
+        for i, raw in enumerate(raw_findings):
+            if not isinstance(raw, dict):
+                raise _ShapeError(f"findings[{i}] is not an object")
+            values = {}
+            for name in _FINDING_FIELDS:
+                key = name
+                if name == "resource_name" and "resource_name" not in raw and "name" in raw:
+                    key = "name"
+                values[name] = _string(raw, key, f"findings[{i}].{key}")
+            extra = {k: v for k, v in raw.items() if k not in _FINDING_FIELDS and k != "name"}
+            findings.append(Finding(**values, extra=extra))
+    except _ShapeError as exc:
+        return DecodedReport(None, f"the report does not have the HealthReport shape: {exc}")
+    if not overall and not summary:
+        return DecodedReport(None, "the report has neither overall_severity nor summary")
+    extra = {k: v for k, v in obj.items() if k not in ("overall_severity", "summary", "findings")}
+    return DecodedReport(Report(overall, summary, tuple(findings), extra))
+
+
+class _ShapeError(Exception):
+    pass
+
+
+def _string(obj: dict[str, Any], key: str, where: str) -> str:
+    value = obj.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise _ShapeError(f"{where} is {type(value).__name__}, not a string")
+    return value
+
+
+def last_json_object(text: str) -> Any | None:
+    """The last top-level JSON object in `text` (a subject may narrate before its report).
+
+    Scans forward: at each `{` try to decode a value; a decoded object is skipped whole, so an
+    object nested inside the report is never mistaken for it.
+    """
+    decoder = json.JSONDecoder()
+    found: Any | None = None
+    idx = text.find("{")
+    while idx != -1:
+        try:
+            value, end = decoder.raw_decode(text, idx)
+        except ValueError:
+            idx = text.find("{", idx + 1)
+            continue
+        if isinstance(value, dict):
+            found = value
+        idx = text.find("{", end)
+    return found
