@@ -63,7 +63,7 @@ class ScenarioItem(pytest.Function):
 
     def reportinfo(self) -> tuple[str, int | None, str]:
         where = self.pack.scenario_files.get(self.scenario.id, self.pack.pack.name)
-        return f"simian:{self.pack.pack.name}/{where}", None, self.name
+        return f"simian:{self.pack.pack.name}/{where}", 0, self.name
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         from pytest_simian.errors import SimianError
