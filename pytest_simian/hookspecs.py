@@ -50,3 +50,4 @@ def pytest_simian_fault_driver(engine: str, config: pytest.Config) -> FaultDrive
 @hookspec
 def pytest_simian_engines(config: pytest.Config) -> list[str]:
     """Names of the engines this plugin provides (used to refuse unknown engines at load)."""
+    return []

@@ -181,8 +181,8 @@ def finish(att: Attempt) -> Verdict:
     records = join.join(events, reports, problems)
     for rec in records.values():
         rec.ended = True  # the attempt is over as far as its verdict goes; only clearing remains
-    ev = evaluate_run(att.state.run_doc, records)
-    att.verdict = ev.verdicts[0]
+    evaluation = evaluate_run(att.state.run_doc, records)
+    att.verdict = evaluation.verdicts[0]
     return att.verdict
 
 

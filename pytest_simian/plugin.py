@@ -117,6 +117,9 @@ def _configure(config: pytest.Config) -> None:
     opts = parse_options(config)
     if not opts.active:
         return
+    if opts.cluster == "kind":
+        raise PackError("--simian-cluster=kind is not available in this version (no Docker engine runs kind "
+                        "here); use sim, or current with --simian-context")
     if opts.cluster == "current" and not opts.context:
         raise PackError("--simian-cluster=current needs --simian-context NAME (safe by default: name the "
                         "cluster you mean to break)")

@@ -20,7 +20,7 @@ import pytest
 from pytest_simian import __version__, clock
 from pytest_simian.cluster.base import ClusterHandle
 from pytest_simian.engines.base import FaultDriver
-from pytest_simian.errors import PackError
+from pytest_simian.errors import HarnessError, PackError
 from pytest_simian.options import SimianOptions
 from pytest_simian.pack.loader import LoadedPack
 from pytest_simian.pack.models import Scenario
@@ -72,10 +72,15 @@ class ClusterManager:
 
     def get(self) -> ClusterHandle:
         if self.handle is None:
-            from pytest_simian.cluster import make_backend
+            from pytest_simian.cluster.registry import make_backend
 
-            backend = make_backend(self.options.cluster, context=self.options.context,
-                                   keep=self.options.keep)
+            o = self.options
+            if o.cluster == "sim":
+                backend = make_backend("sim", keep=o.keep, worker=self.audit.worker)
+            elif o.cluster == "current":
+                backend = make_backend("current", context=o.context)
+            else:
+                raise HarnessError(f"the {o.cluster!r} cluster backend is not available in this version")
             self.handle = backend.start(self.run_dir)
             self.audit.emit(join.CLUSTER_STARTED, payload=self.handle.identity.to_json())
         return self.handle

@@ -18,6 +18,7 @@ Must not: do I/O or read a clock.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -113,18 +114,18 @@ def _seconds_between(a: str | None, b: str | None) -> float | None:
 def decide(rec: AttemptRecord, truth: GroundTruth | None, fault_count: int, vocab: Vocabulary,
            gate: Gate) -> Verdict:
     """The verdict on one attempt, from its record alone."""
-    base = dict(attempt_id=rec.attempt_id, scenario_id=rec.scenario_id, subject=rec.subject,
-                teardown_error=rec.clear_error, writes_attempted=rec.writes_attempted)
+    mk = functools.partial(Verdict, attempt_id=rec.attempt_id, scenario_id=rec.scenario_id, subject=rec.subject,
+                           teardown_error=rec.clear_error, writes_attempted=rec.writes_attempted)
     if truth is None:
-        return Verdict(**base, outcome=ERROR, attempted=True, manifested=False, scored=False,
+        return mk(outcome=ERROR, attempted=True, manifested=False, scored=False,
                        message=f"HARNESS ERROR — scenario {rec.scenario_id!r} is not in the run's expectations",
                        cell="HARNESS ERROR")
     if rec.not_valid:
-        return Verdict(**base, outcome=SKIPPED, attempted=False, manifested=False, scored=False,
+        return mk(outcome=SKIPPED, attempted=False, manifested=False, scored=False,
                        message=rec.not_valid, cell=rec.not_valid.split(" — ")[0])
     if rec.inject_error:
         msg = f"NOT SCORED — {rec.inject_error}"
-        return Verdict(**base, outcome=SKIPPED, attempted=True, manifested=False, scored=False,
+        return mk(outcome=SKIPPED, attempted=True, manifested=False, scored=False,
                        message=msg, cell="NOT SCORED")
     manifested = rec.manifested(fault_count)
     if not manifested:
@@ -134,30 +135,30 @@ def decide(rec: AttemptRecord, truth: GroundTruth | None, fault_count: int, voca
             why = "the audit log ends before every fault had a passing efficacy record (run interrupted?)"
         else:
             why = "no passing efficacy record: " + rec.missing_efficacy(fault_count)
-        return Verdict(**base, outcome=ERROR, attempted=True, manifested=False, scored=False,
+        return mk(outcome=ERROR, attempted=True, manifested=False, scored=False,
                        message=f"NOT SCORED — {why}", cell="NOT SCORED")
     ttr = _seconds_between(rec.efficacy_passed_at(), rec.report_received_at)
     if rec.harness_error:
-        return Verdict(**base, outcome=ERROR, attempted=True, manifested=True, scored=False,
+        return mk(outcome=ERROR, attempted=True, manifested=True, scored=False,
                        message=f"HARNESS ERROR — {rec.harness_error}", cell="HARNESS ERROR")
     if rec.subject_error is None and rec.report_received_at is None:
         why = ("the audit log ends before the subject reported (run interrupted?)" if not rec.ended
                else "the subject's report was never recorded")
-        return Verdict(**base, outcome=ERROR, attempted=True, manifested=True, scored=False,
+        return mk(outcome=ERROR, attempted=True, manifested=True, scored=False,
                        message=f"HARNESS ERROR — {why}", cell="HARNESS ERROR")
     if rec.report_problem:
-        return Verdict(**base, outcome=ERROR, attempted=True, manifested=True, scored=False,
+        return mk(outcome=ERROR, attempted=True, manifested=True, scored=False,
                        message=f"HARNESS ERROR — {rec.report_problem}", cell="HARNESS ERROR")
     if rec.subject_error is not None:
         scores = score_report(None, truth, vocab)
-        return Verdict(**base, outcome=FAILED, attempted=True, manifested=True, scored=True,
-                       scores=scores, subject_error=True, time_to_report=ttr,
+        return mk(outcome=FAILED, attempted=True, manifested=True, scored=True,
+                       scores=scores, subject_error=True, time_to_report=None,
                        message=f"SUBJECT ERROR — {rec.subject_error} (scored as no structured report)")
     decoded = decode_report(rec.report)
     scores = score_report(decoded.report, truth, vocab)
     failing = gate.failures(scores)
     if not failing:
-        return Verdict(**base, outcome=PASSED, attempted=True, manifested=True, scored=True,
+        return mk(outcome=PASSED, attempted=True, manifested=True, scored=True,
                        scores=scores, time_to_report=ttr, report_structured=decoded.structured,
                        message="diagnosis gate holds")
     lines = ["diagnosis gate failed: " + "; ".join(
@@ -174,5 +175,5 @@ def decide(rec: AttemptRecord, truth: GroundTruth | None, fault_count: int, voca
         for c in claims(decoded.report, truth, vocab):
             if c.charged:
                 lines.append(f"+ charged {c.finding.label()}: family {c.family} was not injected")
-    return Verdict(**base, outcome=FAILED, attempted=True, manifested=True, scored=True, scores=scores,
+    return mk(outcome=FAILED, attempted=True, manifested=True, scored=True, scores=scores,
                    time_to_report=ttr, report_structured=decoded.structured, message="\n".join(lines))

@@ -1,7 +1,8 @@
 """The subject's report, decoded the way upstream decodes a HealthReport.
 
 Why: scores must be comparable with the upstream agent rig, so the report is read as upstream reads
-it: `overall_severity`, `summary`, `findings[]` (`kind`, `resource_name` alias `name`, `namespace`,
+it (keys matched as Go's json.Unmarshal matches them: exact, else ignoring case):
+`overall_severity`, `summary`, `findings[]` (`kind`, `resource_name` alias `name`, `namespace`,
 `reason`, `severity`, `title`, `detail`). Unknown fields are kept (and ignored); severities are free
 strings ranked by upstream's exact lowercase table; a missing `findings` means no findings; a report
 whose `overall_severity` and `summary` are both empty is no structured report. A wrapper object with
@@ -67,12 +68,12 @@ def decode_report(obj: Any) -> DecodedReport:
         return DecodedReport(None, "the report is not a JSON object")
     if len(obj) == 1:
         (inner,) = obj.values()
-        if isinstance(inner, dict) and "overall_severity" in inner:
+        if isinstance(inner, dict) and _has(inner, "overall_severity"):
             obj = inner
     try:
         overall = _string(obj, "overall_severity", "overall_severity")
         summary = _string(obj, "summary", "summary")
-        raw_findings = obj.get("findings")
+        raw_findings = _lookup(obj, "findings")
         if raw_findings is None:
             raw_findings = []
         if not isinstance(raw_findings, list):
@@ -84,16 +85,16 @@ def decode_report(obj: Any) -> DecodedReport:
             values = {}
             for name in _FINDING_FIELDS:
                 key = name
-                if name == "resource_name" and "resource_name" not in raw and "name" in raw:
+                if name == "resource_name" and not _has(raw, "resource_name") and _has(raw, "name"):
                     key = "name"
                 values[name] = _string(raw, key, f"findings[{i}].{key}")
-            extra = {k: v for k, v in raw.items() if k not in _FINDING_FIELDS and k != "name"}
+            extra = {k: v for k, v in raw.items() if k.lower() not in _FINDING_FIELDS and k.lower() != "name"}
             findings.append(Finding(**values, extra=extra))
     except _ShapeError as exc:
         return DecodedReport(None, f"the report does not have the HealthReport shape: {exc}")
     if not overall and not summary:
         return DecodedReport(None, "the report has neither overall_severity nor summary")
-    extra = {k: v for k, v in obj.items() if k not in ("overall_severity", "summary", "findings")}
+    extra = {k: v for k, v in obj.items() if k.lower() not in ("overall_severity", "summary", "findings")}
     return DecodedReport(Report(overall, summary, tuple(findings), extra))
 
 
@@ -101,8 +102,24 @@ class _ShapeError(Exception):
     pass
 
 
+def _lookup(obj: dict[str, Any], key: str) -> Any:
+    """Go's json.Unmarshal: the exact key if present, else the first key equal ignoring case."""
+    if key in obj:
+        return obj[key]
+    low = key.lower()
+    for k, v in obj.items():
+        if k.lower() == low:
+            return v
+    return None
+
+
+def _has(obj: dict[str, Any], key: str) -> bool:
+    low = key.lower()
+    return any(k.lower() == low for k in obj)
+
+
 def _string(obj: dict[str, Any], key: str, where: str) -> str:
-    value = obj.get(key)
+    value = _lookup(obj, key)
     if value is None:
         return ""
     if not isinstance(value, str):
@@ -122,7 +139,9 @@ def last_json_object(text: str) -> Any | None:
     while idx != -1:
         try:
             value, end = decoder.raw_decode(text, idx)
-        except ValueError:
+        except json.JSONDecodeError as exc:
+            if exc.pos >= len(text.rstrip()):
+                break  # an object cut off by the end of output: everything after its `{` is inside it
             idx = text.find("{", idx + 1)
             continue
         if isinstance(value, dict):
