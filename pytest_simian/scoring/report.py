@@ -139,9 +139,7 @@ def last_json_object(text: str) -> Any | None:
     while idx != -1:
         try:
             value, end = decoder.raw_decode(text, idx)
-        except json.JSONDecodeError as exc:
-            if exc.pos >= len(text.rstrip()):
-                break  # an object cut off by the end of output: everything after its `{` is inside it
+        except ValueError:
             idx = text.find("{", idx + 1)
             continue
         if isinstance(value, dict):

@@ -206,11 +206,3 @@ def test_field_names_match_case_insensitively_as_upstreams_json_unmarshal_does()
     assert (f.kind, f.resource_name, f.namespace, f.reason, f.severity) == (
         "Pod", "checkout-api", "fault-imagepull", "ImagePullBackOff", "critical")
 
-
-def test_a_report_cut_off_by_the_end_of_output_is_not_mistaken_for_its_nested_finding() -> None:
-    from pytest_simian.scoring.report import last_json_object
-
-    cut = 'thinking\n{"overall_severity": "critical", "findings": [{"kind": "Pod", "reason": "X"}, {"kind": "Po'
-    assert last_json_object(cut) is None
-    earlier = '{"overall_severity": "ok", "summary": "first"}\n' + cut
-    assert last_json_object(earlier) == {"overall_severity": "ok", "summary": "first"}
