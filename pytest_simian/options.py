@@ -48,6 +48,10 @@ def addoptions(parser: pytest.Parser) -> None:
                 help="Accept faults whose lease is shorter than settle deadline plus subject timeout.")
     g.addoption("--simian-keep", action="store_true", default=False,
                 help="Leave the embedded cluster running at the end and print how to reach it.")
+    g.addoption("--simian-compare", default=None, metavar="OLD_RUN",
+                help="Compare this run (or the --simian-offline rescoring) with an earlier run directory: score "
+                     "deltas, newly missed, newly charged, newly not scored; in the terminal, compare.txt and "
+                     "report.html.")
     g.addoption("--simian-offline", default=None, metavar="RUN_DIR",
                 help="Rescore a saved run directory: no collection, no cluster. Writes a new run directory.")
 
@@ -66,6 +70,7 @@ class SimianOptions:
     settle_timeout: float | None
     allow_short_faults: bool
     keep: bool
+    compare: Path | None = None
     raw: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -99,6 +104,13 @@ def parse_options(config: pytest.Config) -> SimianOptions:
     settle = config.getoption("simian_settle_timeout")
     if settle is not None and float(settle) <= 0:
         raise PackError("--simian-settle-timeout must be above zero")
+    compare = config.getoption("simian_compare")
+    if compare:
+        from pytest_simian.report.compare import check_compare_dir
+
+        why = check_compare_dir(Path(compare))
+        if why:
+            raise PackError(why)
     cluster = config.getoption("simian_cluster")
     context = config.getoption("simian_context")
     if not packs:
@@ -109,11 +121,12 @@ def parse_options(config: pytest.Config) -> SimianOptions:
         "packs": packs, "subjects": subjects, "cluster": cluster, "context": context,
         "only": only, "gate": gate.describe(), "min_efficacy": min_eff, "subject_timeout": timeout,
         "settle_timeout": settle, "allow_short_faults": bool(config.getoption("simian_allow_short_faults")),
-        "keep": bool(config.getoption("simian_keep")),
+        "keep": bool(config.getoption("simian_keep")), "compare": compare,
     }
     return SimianOptions(
         packs=packs, subjects=subjects, cluster=cluster, context=context,
         out=Path(config.getoption("simian_out")), only=only, gate=gate, min_efficacy=min_eff,
         subject_timeout=timeout, settle_timeout=float(settle) if settle is not None else None,
-        allow_short_faults=raw["allow_short_faults"], keep=raw["keep"], raw=raw,
+        allow_short_faults=raw["allow_short_faults"], keep=raw["keep"],
+        compare=Path(compare) if compare else None, raw=raw,
     )

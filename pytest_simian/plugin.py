@@ -25,7 +25,7 @@ from pytest_simian.options import addoptions, parse_options
 from pytest_simian.pack.loader import load_packs
 from pytest_simian.pack.models import BUILTIN_ENGINE
 from pytest_simian.record.artifacts import new_run_dir
-from pytest_simian.record.rescore import finalize_run, rescore_offline
+from pytest_simian.record.rescore import COMPARE_FILE, REPORT_ERROR_FILE, finalize_run, rescore_offline
 from pytest_simian.scoring.outcomes import ERROR, FAILED, SKIPPED
 from pytest_simian.session import (
     ClusterManager,
@@ -57,7 +57,16 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
         sys.stderr.write("ERROR: --simian-offline rescoring takes no --simian-pack: it uses the "
                          "expectations stored in the run\n")
         return pytest.ExitCode.USAGE_ERROR
-    return rescore_offline(Path(run_dir), out_root=Path(config.getoption("simian_out")), write=sys.stdout.write)
+    compare = config.getoption("simian_compare")
+    if compare:
+        from pytest_simian.report.compare import check_compare_dir
+
+        why = check_compare_dir(Path(compare))
+        if why:
+            sys.stderr.write(f"ERROR: {why}\n")
+            return pytest.ExitCode.USAGE_ERROR
+    return rescore_offline(Path(run_dir), out_root=Path(config.getoption("simian_out")), write=sys.stdout.write,
+                           compare_to=Path(compare) if compare else None)
 
 
 # --------------------------------------------------------------------------- built-in subjects
@@ -345,7 +354,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not state.is_controller:
         return
     evaluation, text = finalize_run(state.run_dir, state.run_doc, state.attempts, int(exitstatus),
-                                    ended_at=now_iso())
+                                    ended_at=now_iso(), compare_to=state.options.compare)
     state.scorecard_text = text
     session.exitstatus = evaluation.exit_status(int(exitstatus))
     _controller_state = None
@@ -358,4 +367,11 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     terminalreporter.section("simian scorecard")
     for line in state.scorecard_text.rstrip("\n").split("\n"):
         terminalreporter.write_line(line)
+    compare = state.run_dir / COMPARE_FILE
+    if compare.is_file():
+        for line in compare.read_text(encoding="utf-8").rstrip("\n").split("\n"):
+            terminalreporter.write_line(line)
+    if (state.run_dir / REPORT_ERROR_FILE).is_file():
+        terminalreporter.write_line(f"report not written: see {state.run_dir / REPORT_ERROR_FILE}")
+    terminalreporter.write_line(f"report: {state.run_dir / 'report.html'}")
     terminalreporter.write_line(f"artifacts: {state.run_dir}")

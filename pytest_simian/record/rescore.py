@@ -27,6 +27,29 @@ from pytest_simian.scoring.outcomes import ERROR, FAILED
 from pytest_simian.scoring.scorecard import RunEvaluation, evaluate_run, render_text
 
 SCORECARD_FILE = "scorecard.txt"
+COMPARE_FILE = "compare.txt"
+REPORT_ERROR_FILE = "report-error.txt"
+
+
+def write_run_outputs(run_dir: Path, *, compare_to: Path | None = None) -> str:
+    """Write report.html and simian-junit.xml (and compare.txt with `compare_to`) from the run's artifacts.
+
+    Returns what the terminal should show after the scorecard: the comparison, or one line saying the
+    report could not be written. A failure here never loses the run: run.json and scorecard.txt are
+    already on disk, and the traceback goes to report-error.txt.
+    """
+    from pytest_simian.report import write_outputs  # report/ imports this module: import it late
+
+    try:
+        text = write_outputs(run_dir, compare_to=compare_to)
+    except Exception as exc:  # noqa: BLE001 - the verdicts are written; the report is a view of them
+        import traceback
+
+        (run_dir / REPORT_ERROR_FILE).write_text(traceback.format_exc(), encoding="utf-8")
+        return f"report not written: {type(exc).__name__}: {exc} (see {REPORT_ERROR_FILE})\n"
+    if compare_to is not None:
+        (run_dir / COMPARE_FILE).write_text(text, encoding="utf-8")
+    return text
 
 
 def clusters_from_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -54,8 +77,9 @@ def pytest_like_status(evaluation: RunEvaluation) -> int:
 
 
 def finalize_run(run_dir: Path, run_doc: dict[str, Any], attempts: Mapping[str, Any], pytest_status: int,
-                 *, ended_at: str) -> tuple[RunEvaluation, str]:
-    """Read the run back, evaluate it, and write the final run.json and scorecard.txt."""
+                 *, ended_at: str, compare_to: Path | None = None) -> tuple[RunEvaluation, str]:
+    """Read the run back, evaluate it, and write the final run.json and scorecard.txt, then report.html,
+    simian-junit.xml (and compare.txt, comparing with the run at `compare_to`)."""
     art = read_run(run_dir)
     doc = dict(run_doc)
     doc["clusters"] = clusters_from_events(art.events)
@@ -71,11 +95,16 @@ def finalize_run(run_dir: Path, run_doc: dict[str, Any], attempts: Mapping[str, 
     doc["exit_status"] = evaluation.exit_status(pytest_status)
     write_json_atomic(run_dir / "run.json", doc)
     (run_dir / SCORECARD_FILE).write_text(text, encoding="utf-8")
+    write_run_outputs(run_dir, compare_to=compare_to)
     return evaluation, text
 
 
-def rescore_offline(src: Path, *, out_root: Path, write: Callable[[str], Any]) -> int:
-    """Rescore `src` into a new run directory under `out_root`; print the scorecard; exit status."""
+def rescore_offline(src: Path, *, out_root: Path, write: Callable[[str], Any],
+                    compare_to: Path | None = None) -> int:
+    """Rescore `src` into a new run directory under `out_root`; print the scorecard; exit status.
+
+    The new directory also gets report.html and simian-junit.xml; with `compare_to`, the comparison
+    with that run is printed after the scorecard and written to compare.txt."""
     try:
         art = read_run(src)
     except ArtifactError as exc:
@@ -102,7 +131,10 @@ def rescore_offline(src: Path, *, out_root: Path, write: Callable[[str], Any]) -
     run["exit_status"] = status
     write_json_atomic(dest / "run.json", run)
     (dest / SCORECARD_FILE).write_text(text, encoding="utf-8")
+    extra = write_run_outputs(dest, compare_to=compare_to)
     write("=" * 30 + " simian scorecard " + "=" * 30 + "\n")
     write(text)
+    if extra:
+        write(extra)
     write(f"artifacts: {dest}\n")
     return status

@@ -33,12 +33,14 @@ def test_offline_reproduces_the_live_scorecard_byte_for_byte(rig: Rig) -> None:
     before = {p.name: p.read_bytes() for p in original.rglob("*") if p.is_file()}
     offline = rig.run(f"--simian-offline={original}")
     assert offline.ret == live.ret == 1
-    rescored = rig.runs()[-1]
-    assert rescored != original and rescored.name.endswith("-rescored")
+    (rescored,) = [r for r in rig.runs() if r != original]
+    assert rescored.name.endswith("-rescored")
     assert (rescored / "scorecard.txt").read_bytes() == (original / "scorecard.txt").read_bytes()
-    live_block = live.stdout.str().split("simian scorecard =")[1].split("artifacts:")[0]
-    offline_block = offline.stdout.str().split("simian scorecard =")[1].split("artifacts:")[0]
-    assert live_block.split("\n", 1)[1] == offline_block.split("\n", 1)[1]
+    def printed(out: str) -> str:
+        block = out.split("simian scorecard =")[1].split("\n", 1)[1]
+        return block.split("\nreport: ")[0].split("\nartifacts: ")[0]
+
+    assert printed(live.stdout.str()) == printed(offline.stdout.str())
     after = {p.name: p.read_bytes() for p in original.rglob("*") if p.is_file()}
     assert after == before, "offline rescoring must never write to the original run"
     assert json.loads((rescored / "run.json").read_text())["rescored_from"] == str(original)
@@ -98,3 +100,20 @@ def test_truncated_audit_log_gives_per_attempt_harness_failures(rig: Rig) -> Non
     assert "the audit log ends before" in out
     assert "artifact problem: audit.jsonl:4: unreadable audit line (truncated?)" in out
     assert out.count("[noop]  NOT SCORED — ") + out.count("[noop]  HARNESS ERROR — ") == 2
+
+
+def test_compare_with_an_earlier_run_in_the_terminal(rig: Rig) -> None:
+    agent = rig.reporting("agent", GOOD_REPORT)
+    pack = rig.pack([scenario("shop", "shop")])
+    rig.run(f"--simian-pack={pack}", f"--simian-subject=s=exec:{agent}", SHORT)
+    old = rig.runs()[-1]
+    result = rig.run(f"--simian-pack={pack}", "--simian-subject=s=noop:", SHORT, f"--simian-compare={old}")
+    out = result.stdout.str()
+    assert f"compared with {old.name}:" in out
+    assert "  shop [s]  outcome passed → failed" in out
+    assert "fault_recall 1.00 → 0.00 (-1.00)" in out
+    assert "newly missed Pod/checkout-api" in out
+    new = next(r for r in rig.runs() if r != old)
+    assert "newly missed Pod/checkout-api" in (new / "compare.txt").read_text()
+    bad = rig.run(f"--simian-pack={pack}", SHORT, f"--simian-compare={rig.path}")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
