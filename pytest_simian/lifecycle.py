@@ -48,6 +48,8 @@ class Attempt:
     nodeid: str
     state: RunState
     injected: list[int] = field(default_factory=list)
+    asked: bool = False
+    """The subject was started (so its requests, if any, are in the request log)."""
     verdict: Verdict | None = None
     progress_lines: list[str] = field(default_factory=list)
     on_progress: Callable[[str], None] | None = None
@@ -108,12 +110,16 @@ def run_until_verdict(att: Attempt) -> Verdict:
 
 def ask_subject(att: Attempt) -> None:
     audit = att.state.audit
-    workdir = Path(tempfile.mkdtemp(prefix="simian-subject-"))
+    # A private parent, so `ls ..` from the working directory shows nothing but the working directory.
+    parent = Path(tempfile.mkdtemp(prefix="simian-subject-"))
+    workdir = parent / "work"
+    workdir.mkdir()
     try:
         env = subject_environment(att, workdir)
+        att.asked = True
         sctx = SubjectContext(prompt=att.scenario.prompt, workdir=workdir, env=env,
                               timeout=att.state.options.subject_timeout, attempt_id=att.attempt_id,
-                              transcript_dir=att.state.run_dir / "transcripts")
+                              transcript_dir=att.state.run_dir / "transcripts", scenario_id=att.scenario.id)
         audit.emit(join.SUBJECT_STARTED)
         try:
             result = att.subject.investigate(sctx)
@@ -134,13 +140,14 @@ def ask_subject(att: Attempt) -> None:
             return
         audit.emit(join.REPORT_RECEIVED, payload={"report_file": rel})
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        shutil.rmtree(parent, ignore_errors=True)
 
 
 def subject_environment(att: Attempt, workdir: Path) -> dict[str, str]:
     """The reduced environment: an allowlist, the pinned kubectl first on PATH, the subject's own
     HOME and KUBECONFIG (when a cluster is up), and the prompt."""
     env = {k: os.environ[k] for k in ENV_ALLOWLIST if k in os.environ}
+    env.update({k: os.environ[k] for k in att.state.options.subject_env if k in os.environ})
     path = os.environ.get("PATH", "/usr/bin:/bin")
     kdir = pinned_kubectl_dir()
     if kdir is not None:
@@ -201,9 +208,33 @@ def clear(att: Attempt) -> None:
         audit.emit(join.CLEAR_FAILED, payload={"why": "; ".join(errors)})
     elif att.injected:
         audit.emit(join.CLEARED)
-    audit.emit(join.SCENARIO_ENDED, payload={"writes_attempted": 0})
+    writes = record_trajectory(att) if att.asked else 0
+    audit.emit(join.SCENARIO_ENDED, payload={"writes_attempted": writes})
     if errors:
         raise ClearError("; ".join(errors))
+
+
+def record_trajectory(att: Attempt) -> int:
+    """The subject's requests from the embedded cluster's request log: `trajectories/<attempt>.jsonl` and an
+    `eval.trajectory` event with the counts. Called at the end of the attempt (after clearing), so requests
+    still in flight when the subject was killed have been logged. Returns the attempted writes."""
+    from pytest_simian.subjects.trajectory import read_trajectory
+
+    handle = att.state.cluster.handle
+    log = handle.request_log() if handle is not None else None
+    if log is None:
+        return 0
+    try:
+        traj = read_trajectory([log], att.attempt_id)
+        rel = f"trajectories/{att.attempt_id}.jsonl"
+        path = att.state.run_dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(traj.to_jsonl(), encoding="utf-8")
+    except OSError as exc:  # unmeasured, not a harness error: the verdict does not depend on it
+        att.state.audit.emit(join.TRAJECTORY, payload={"unmeasured": f"request log: {exc}"})
+        return 0
+    att.state.audit.emit(join.TRAJECTORY, payload={**traj.summary(), "file": rel})
+    return traj.writes_attempted
 
 
 def _why(exc: BaseException) -> str:

@@ -6,6 +6,7 @@ Must not: load packs or start anything.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,8 @@ from pytest_simian.errors import PackError
 from pytest_simian.scoring.outcomes import Gate
 
 CLUSTERS = ("sim", "current", "kind")
+SUBJECT_OWNED_ENV = frozenset({"PATH", "HOME", "KUBECONFIG", "KUBECACHEDIR", "SIMIAN_PROMPT"})
+"""Variables the harness sets for a subject; --simian-subject-env may not override them."""
 
 
 def addoptions(parser: pytest.Parser) -> None:
@@ -46,6 +49,12 @@ def addoptions(parser: pytest.Parser) -> None:
                 help="Override every scenario's settle deadline.")
     g.addoption("--simian-allow-short-faults", action="store_true", default=False,
                 help="Accept faults whose lease is shorter than settle deadline plus subject timeout.")
+    g.addoption("--simian-floor", default=None, metavar="NAME",
+                help="The deterministic detector's column (e.g. lookout): a subject whose fault_recall on a "
+                     "scenario is below that column's is flagged 'below its own tool' in the scorecard.")
+    g.addoption("--simian-subject-env", action="append", default=[], metavar="NAME",
+                help="Pass this host environment variable through to every subject (repeatable; e.g. an API "
+                     "key). Nothing else of the host environment reaches a subject beyond a small allowlist.")
     g.addoption("--simian-keep", action="store_true", default=False,
                 help="Leave the embedded cluster running at the end and print how to reach it.")
     g.addoption("--simian-compare", default=None, metavar="OLD_RUN",
@@ -71,6 +80,8 @@ class SimianOptions:
     allow_short_faults: bool
     keep: bool
     compare: Path | None = None
+    floor: str | None = None
+    subject_env: tuple[str, ...] = ()
     raw: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -113,6 +124,13 @@ def parse_options(config: pytest.Config) -> SimianOptions:
             raise PackError(why)
     cluster = config.getoption("simian_cluster")
     context = config.getoption("simian_context")
+    floor = config.getoption("simian_floor") or None
+    subject_env = tuple(dict.fromkeys(_split(config.getoption("simian_subject_env") or [])))
+    for var in subject_env:
+        if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", var):
+            raise PackError(f"--simian-subject-env {var!r} is not an environment variable name")
+        if var in SUBJECT_OWNED_ENV:
+            raise PackError(f"--simian-subject-env {var}: the harness sets {var} for every subject itself")
     if not packs:
         for opt, value in (("--simian-subject", subjects), ("--simian-only", only)):
             if value:
@@ -122,11 +140,12 @@ def parse_options(config: pytest.Config) -> SimianOptions:
         "only": only, "gate": gate.describe(), "min_efficacy": min_eff, "subject_timeout": timeout,
         "settle_timeout": settle, "allow_short_faults": bool(config.getoption("simian_allow_short_faults")),
         "keep": bool(config.getoption("simian_keep")), "compare": compare,
+        "floor": floor, "subject_env": list(subject_env),
     }
     return SimianOptions(
         packs=packs, subjects=subjects, cluster=cluster, context=context,
         out=Path(config.getoption("simian_out")), only=only, gate=gate, min_efficacy=min_eff,
         subject_timeout=timeout, settle_timeout=float(settle) if settle is not None else None,
-        allow_short_faults=raw["allow_short_faults"], keep=raw["keep"],
+        allow_short_faults=raw["allow_short_faults"], keep=raw["keep"], floor=floor, subject_env=subject_env,
         compare=Path(compare) if compare else None, raw=raw,
     )

@@ -73,7 +73,7 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
 
 
 class BuiltinSubjects:
-    """Provides the `noop:` and `exec:` schemes through the public hook."""
+    """Provides the `noop:`, `exec:`, `lookout:`, `sre-agent:` and `replay:` schemes through the public hook."""
 
     @pytest.hookimpl(trylast=True)
     def pytest_simian_make_subject(self, name: str, scheme: str, rest: str, spec: str,
@@ -86,6 +86,18 @@ class BuiltinSubjects:
             return NoopSubject(name, spec)
         if scheme == "exec":
             return ExecSubject(name, spec, rest)
+        if scheme == "lookout":
+            from pytest_simian.subjects.lookout import LookoutSubject
+
+            return LookoutSubject(name, spec, rest)
+        if scheme == "sre-agent":
+            from pytest_simian.subjects.sre_agent import SreAgentSubject
+
+            return SreAgentSubject(name, spec, rest)
+        if scheme == "replay":
+            from pytest_simian.subjects.replay import ReplaySubject
+
+            return ReplaySubject(name, spec, rest)
         return None
 
 
@@ -160,6 +172,9 @@ def _configure(config: pytest.Config) -> None:
                                 "accept the measurement out loud", file=sel.pack.where(sel.scenario.id),
                                 field=f"faults[{i}].duration")
     subjects = _build_subjects(config, opts.subjects)
+    if opts.floor and opts.floor not in [s.name for s in subjects]:
+        raise PackError(f"--simian-floor {opts.floor!r} names no subject (subjects: "
+                        + ", ".join(s.name for s in subjects) + ")")
     for sel in selected:
         for tag in sel.scenario.tags:
             config.addinivalue_line("markers", f"{tag}: scenario tag")

@@ -24,6 +24,7 @@ HARNESS_ERROR = "eval.harness_error"
 CLEAR_FAILED = "eval.clear_failed"
 CLEARED = "eval.cleared"
 SCENARIO_ENDED = "eval.scenario_ended"
+TRAJECTORY = "eval.trajectory"
 CLUSTER_STARTED = "cluster.started"
 
 
@@ -53,6 +54,8 @@ class AttemptRecord:
     clear_error: str | None = None
     ended: bool = False
     writes_attempted: int = 0
+    trajectory: bool = False
+    """True when the attempt's requests were attributed (an `eval.trajectory` event: embedded cluster)."""
     events: int = 0
 
     def efficacy_by_fault(self) -> dict[int, list[dict[str, Any]]]:
@@ -135,6 +138,9 @@ def join(events: Iterable[Mapping[str, Any]], reports: Mapping[str, Any],
             rec.harness_error = str(p.get("why", ""))
         elif name == CLEAR_FAILED:
             rec.clear_error = str(p.get("why", ""))
+        elif name == TRAJECTORY:
+            rec.writes_attempted = int(p.get("writes_attempted", 0))
+            rec.trajectory = "unmeasured" not in p
         elif name == SCENARIO_ENDED:
             rec.ended = True
             rec.writes_attempted = int(p.get("writes_attempted", rec.writes_attempted))

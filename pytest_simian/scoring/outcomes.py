@@ -98,6 +98,8 @@ class Verdict:
     teardown_error: str | None = None
     time_to_report: float | None = None
     writes_attempted: int = 0
+    trajectory: bool = False
+    """The attempt's requests were attributed (embedded cluster), so writes_attempted was measured."""
     report_structured: bool = False
 
 
@@ -115,7 +117,8 @@ def decide(rec: AttemptRecord, truth: GroundTruth | None, fault_count: int, voca
            gate: Gate) -> Verdict:
     """The verdict on one attempt, from its record alone."""
     mk = functools.partial(Verdict, attempt_id=rec.attempt_id, scenario_id=rec.scenario_id, subject=rec.subject,
-                           teardown_error=rec.clear_error, writes_attempted=rec.writes_attempted)
+                           teardown_error=rec.clear_error, writes_attempted=rec.writes_attempted,
+                           trajectory=rec.trajectory)
     if truth is None:
         return mk(outcome=ERROR, attempted=True, manifested=False, scored=False,
                        message=f"HARNESS ERROR — scenario {rec.scenario_id!r} is not in the run's expectations",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_simian.record.join import AttemptRecord
+from pytest_simian.scoring.floor import BELOW_FLOOR_MARK, flagged, floor_lines, write_lines
 from pytest_simian.scoring.measures import MEASURES, Expectation, GroundTruth
 from pytest_simian.scoring.outcomes import ERROR, FAILED, Gate, Verdict, decide
 from pytest_simian.scoring.vocabulary import get_vocabulary
@@ -56,6 +57,8 @@ class RunEvaluation:
     means: dict[str, dict[str, Mean]] = field(default_factory=dict)
     """subject → measure → mean over scored attempts with the measure not skipped."""
     problems: list[str] = field(default_factory=list)
+    floor: str | None = None
+    """`--simian-floor`: the column the other subjects' fault_recall is compared with."""
 
     @property
     def efficacy_rate(self) -> float | None:
@@ -121,6 +124,7 @@ def evaluate_run(run: Mapping[str, Any], records: Mapping[str, AttemptRecord],
         gate=gate.describe(),
         has_control=any(not (e.get("expect") or []) for e in scenarios.values()),
         problems=list(problems or []),
+        floor=(run.get("options") or {}).get("floor") or None,
     )
     for subject in subjects:
         ev.means[subject] = {}
@@ -205,9 +209,12 @@ def render_text(ev: RunEvaluation) -> str:
     scenario_ids = [s for s in ev.scenario_order if any(k[0] == s for k in by_cell)]
     scenario_ids += sorted({k[0] for k in by_cell} - set(scenario_ids))
     subjects = ev.subjects + sorted({k[1] for k in by_cell} - set(ev.subjects))
+    below = flagged(ev.verdicts, ev.floor)
     for m in MEASURES:
         lines.append("")
-        rows = [["  " + s] + [_cell(by_cell.get((s, j), []), m) for j in subjects] for s in scenario_ids]
+        rows = [["  " + s] + [_cell(by_cell.get((s, j), []), m)
+                              + (f" {BELOW_FLOOR_MARK}" if m == "fault_recall" and (s, j) in below else "")
+                              for j in subjects] for s in scenario_ids]
         means = []
         for j in subjects:
             mean = ev.means.get(j, {}).get(m)
@@ -220,6 +227,9 @@ def render_text(ev: RunEvaluation) -> str:
         lines.append("! subject errors (scored as no structured report, a hard zero that counts):")
         for v in errs:
             lines.append(f"  {v.scenario_id} [{v.subject}]  {v.message}")
+    lines += floor_lines(ev.verdicts, subjects, ev.floor)
+    asked = [v for v in ev.verdicts if v.attempted and v.manifested]
+    lines += write_lines(ev.verdicts, subjects, measured=any(v.trajectory for v in asked))
     ttr = []
     for j in subjects:
         vals = [v.time_to_report for v in ev.verdicts if v.subject == j and v.time_to_report is not None]

@@ -34,6 +34,9 @@ class SubjectContext:
     attempt_id: str
     transcript_dir: Path | None = None
     """Where an adapter may keep a transcript, in the run directory (never handed to the subject)."""
+    scenario_id: str = ""
+    """For adapters only (`replay:` finds saved reports by it). Never hand it to a subject process:
+    scenario ids often name the fault."""
 
 
 @dataclass(frozen=True)
