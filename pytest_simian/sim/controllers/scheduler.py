@@ -1,0 +1,210 @@
+"""The default-scheduler of the embedded cluster: binds pending pods to nodes or says why it cannot.
+
+Why: a pod that asks for more CPU than a node has, selects no node, or waits on an unbound claim must show
+``PodScheduled=False/Unschedulable`` with the real FitError text (``0/1 nodes are available: 1 Insufficient
+cpu. preemption: ...``) and FailedScheduling events, and a schedulable one the ``Scheduled`` event.
+Filters modelled: node Ready/unschedulable, nodeSelector, resource requests vs allocatable (cpu, memory,
+pods), PersistentVolumeClaims (missing, unbound immediate, WaitForFirstConsumer). Not modelled: taints,
+affinity, topology spread, preemption itself (the preemption suffix is computed, victims never evicted).
+Must not: read the host clock; bind a pod a filter rejects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_simian.sim import messages as M
+from pytest_simian.sim.controllers.base import effective_requests, now_str, pod_active, run_loop, set_condition
+from pytest_simian.sim.controllers.events import EventRecorder
+
+__all__ = ["Scheduler"]
+
+RETRY_UNSCHEDULABLE = 300.0  # podMaxInUnschedulablePodsDuration
+
+
+class Scheduler:
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.recorder = EventRecorder(
+            store, "default-scheduler", "default-scheduler-sim-control-plane", series=True, action="Scheduling"
+        )
+        self.last_attempt: dict[str, tuple[float, str]] = {}
+
+    async def run(self) -> None:
+        await run_loop(
+            self.store, self.reconcile, {"Pod", "Node", "PersistentVolumeClaim", "StorageClass", "PersistentVolume"}
+        )
+
+    def reconcile(self) -> float | None:
+        now = self.store.clock.timestamp()
+        nodes = self.store.items("nodes")
+        pods = self.store.items("pods")
+        pvcs = {
+            (p["metadata"]["namespace"], p["metadata"]["name"]): p for p in self.store.items("persistentvolumeclaims")
+        }
+        classes = {c["metadata"]["name"]: c for c in self.store.items("storageclasses")}
+        sig = self._signature(nodes, pods, pvcs, classes)
+        wake: list[float] = []
+        for pod in pods:
+            spec = pod.get("spec") or {}
+            md = pod["metadata"]
+            if spec.get("nodeName") or md.get("deletionTimestamp"):
+                continue
+            if spec.get("schedulerName", "default-scheduler") != "default-scheduler":
+                continue
+            uid = md["uid"]
+            last = self.last_attempt.get(uid)
+            if last is not None and now - last[0] < RETRY_UNSCHEDULABLE and last[1] == sig:
+                wake.append(last[0] + RETRY_UNSCHEDULABLE)
+                continue
+            node, message = self._schedule(pod, nodes, pods, pvcs, classes)
+            if node is not None:
+                self._bind(pod, node)
+                self.last_attempt.pop(uid, None)
+                pods = self.store.items("pods")
+                sig = self._signature(nodes, pods, pvcs, classes)
+            else:
+                self._fail(pod, message)
+                self.last_attempt[uid] = (now, sig)
+                wake.append(now + RETRY_UNSCHEDULABLE)
+        return min(wake) if wake else None
+
+    @staticmethod
+    def _signature(
+        nodes: list[dict[str, Any]],
+        pods: list[dict[str, Any]],
+        pvcs: dict[Any, dict[str, Any]],
+        classes: dict[str, dict[str, Any]],
+    ) -> str:
+        """What the filters read, minus our own writes: a change here re-queues unschedulable pods."""
+        parts = [f"n:{n['metadata']['name']}:{n['metadata'].get('resourceVersion')}" for n in nodes]
+        parts += [f"c:{k}:{(v.get('status') or {}).get('phase')}" for k, v in sorted(pvcs.items())]
+        parts += [f"s:{k}" for k in sorted(classes)]
+        parts += sorted(
+            f"p:{p['metadata']['uid']}:{(p.get('spec') or {}).get('nodeName')}"
+            for p in pods
+            if pod_active(p) and (p.get("spec") or {}).get("nodeName")
+        )
+        return "|".join(parts)
+
+    def _schedule(
+        self,
+        pod: dict[str, Any],
+        nodes: list[dict[str, Any]],
+        pods: list[dict[str, Any]],
+        pvcs: dict[tuple[str, str], dict[str, Any]],
+        classes: dict[str, dict[str, Any]],
+    ) -> tuple[dict[str, Any] | None, str]:
+        total = len(nodes)
+        ns = pod["metadata"]["namespace"]
+        # PreFilter: volumes
+        for v in (pod.get("spec") or {}).get("volumes") or []:
+            claim = (v.get("persistentVolumeClaim") or {}).get("claimName")
+            if not claim:
+                continue
+            pvc = pvcs.get((ns, claim))
+            if pvc is None:
+                return None, self._prefilter_msg(total, M.MSG_PVC_NOT_FOUND.format(name=claim))
+            if (pvc.get("status") or {}).get("phase") == "Bound":
+                continue
+            cls_name = (pvc.get("spec") or {}).get("storageClassName")
+            cls = classes.get(cls_name or "") if cls_name else self._default_class(classes)
+            if cls is None or cls.get("volumeBindingMode", "Immediate") != "WaitForFirstConsumer":
+                return None, self._prefilter_msg(total, M.MSG_UNBOUND_IMMEDIATE_PVC)
+        req = effective_requests(pod.get("spec") or {})
+        reasons: dict[str, int] = {}
+        resolvable = 0
+        for node in nodes:
+            why = self._filter(pod, node, pods, req)
+            if not why:
+                return node, ""
+            for w, _fixable in why:
+                reasons[w] = reasons.get(w, 0) + 1
+            if any(f for _, f in why):
+                resolvable += 1
+        parts = sorted(f"{n} {r}" for r, n in reasons.items())
+        pre = []
+        if resolvable:
+            pre.append(M.MSG_NO_PREEMPTION_VICTIMS.format(count=resolvable))
+        if total - resolvable:
+            pre.append(M.MSG_PREEMPTION_NOT_HELPFUL.format(count=total - resolvable))
+        return None, M.MSG_FIT_ERROR.format(total=total, reasons=", ".join(parts), preemption=", ".join(pre))
+
+    def _prefilter_msg(self, total: int, reason: str) -> str:
+        return M.MSG_FIT_ERROR.format(
+            total=total, reasons=reason, preemption=M.MSG_PREEMPTION_NOT_HELPFUL.format(count=total)
+        )
+
+    @staticmethod
+    def _default_class(classes: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+        for c in classes.values():
+            if (c["metadata"].get("annotations") or {}).get("storageclass.kubernetes.io/is-default-class") == "true":
+                return c
+        return None
+
+    def _filter(
+        self, pod: dict[str, Any], node: dict[str, Any], pods: list[dict[str, Any]], req: dict[str, float]
+    ) -> list[tuple[str, bool]]:
+        """Reasons the node does not fit, each with whether preemption could help."""
+        from pytest_simian.sim.containers import parse_quantity
+
+        out: list[tuple[str, bool]] = []
+        labels = node["metadata"].get("labels") or {}
+        sel = (pod.get("spec") or {}).get("nodeSelector") or {}
+        if any(labels.get(k) != v for k, v in sel.items()):
+            out.append((M.MSG_NODE_SELECTOR_MISMATCH, False))
+            return out
+        if (node.get("spec") or {}).get("unschedulable"):
+            out.append(("node(s) were unschedulable", False))
+            return out
+        alloc = (node.get("status") or {}).get("allocatable") or {}
+        name = node["metadata"]["name"]
+        used: dict[str, float] = {}
+        count = 0
+        for p in pods:
+            if (p.get("spec") or {}).get("nodeName") != name or not pod_active(p):
+                continue
+            count += 1
+            for k, v in effective_requests(p.get("spec") or {}).items():
+                used[k] = used.get(k, 0.0) + v
+        if count + 1 > parse_quantity(alloc.get("pods", "110")):
+            out.append((M.MSG_TOO_MANY_PODS, True))
+        for res in ("cpu", "memory", "ephemeral-storage"):
+            if res in req and res in alloc and used.get(res, 0.0) + req[res] > parse_quantity(alloc[res]) + 1e-9:
+                out.append((M.MSG_INSUFFICIENT.format(resource=res), True))
+        return out
+
+    def _bind(self, pod: dict[str, Any], node: dict[str, Any]) -> None:
+        md = pod["metadata"]
+        name = node["metadata"]["name"]
+        pod["spec"]["nodeName"] = name
+        pod = self.store.update("pods", pod, namespace=md["namespace"], manager="kube-scheduler")
+        st = pod.get("status") or {}
+        conds = [{"lastProbeTime": None, "status": "True", "type": "PodScheduled"}]
+        st["conditions"] = set_condition(st.get("conditions") or [], conds[0], now_str(self.store))
+        pod["status"] = st
+        self.store.update_status("pods", pod, namespace=md["namespace"], manager="kube-scheduler")
+        self.recorder.record(
+            pod,
+            "Normal",
+            M.REASON_SCHEDULED,
+            M.MSG_SCHEDULED.format(namespace=md["namespace"], name=md["name"], node=name),
+            action="Binding",
+        )
+
+    def _fail(self, pod: dict[str, Any], message: str) -> None:
+        md = pod["metadata"]
+        st = pod.get("status") or {}
+        cond = {
+            "lastProbeTime": None,
+            "message": message,
+            "reason": M.REASON_UNSCHEDULABLE,
+            "status": "False",
+            "type": "PodScheduled",
+        }
+        new_conds = set_condition(st.get("conditions") or [], cond, now_str(self.store))
+        if new_conds != st.get("conditions"):
+            st["conditions"] = new_conds
+            pod["status"] = st
+            self.store.update_status("pods", pod, namespace=md["namespace"], manager="kube-scheduler")
+        self.recorder.record(pod, "Warning", M.REASON_FAILED_SCHEDULING, message, action="Scheduling")
