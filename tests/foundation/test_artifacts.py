@@ -66,7 +66,7 @@ def test_golden_scorecard(rig: Rig) -> None:
     assert stable == golden.read_text()
 
 
-@pytest.mark.parametrize("workers", [["-n", "2"], ["-p", "no:xdist"]])
+@pytest.mark.parametrize("workers", [["-n", "2"], ["-n", "2", "--dist", "loadscope"], ["-p", "no:xdist"]])
 def test_xdist_and_no_xdist_agree(rig: Rig, workers: list[str]) -> None:
     agent = rig.reporting("agent", GOOD_REPORT)
     pack = mixed_pack(rig)
