@@ -75,7 +75,10 @@ def test_xdist_and_no_xdist_agree(rig: Rig, workers: list[str]) -> None:
     result.assert_outcomes(passed=3, failed=3, skipped=2)
     run_dir = rig.runs()[-1]
     audits = sorted(p.name for p in run_dir.glob("audit*.jsonl") if p.stat().st_size)
-    assert audits == (["audit-gw0.jsonl", "audit-gw1.jsonl"] if workers[0] == "-n" else ["audit.jsonl"])
+    if workers[0] == "-n":  # one file per worker that ran something (loadscope sends a whole pack to one)
+        assert audits and set(audits) <= {"audit-gw0.jsonl", "audit-gw1.jsonl"}
+    else:
+        assert audits == ["audit.jsonl"]
     run = json.loads((run_dir / "run.json").read_text())
     assert len(run["attempts"]) == 8
     assert all("nodeid" in a for a in run["attempts"].values())
