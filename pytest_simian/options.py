@@ -55,6 +55,12 @@ def addoptions(parser: pytest.Parser) -> None:
     g.addoption("--simian-subject-env", action="append", default=[], metavar="NAME",
                 help="Pass this host environment variable through to every subject (repeatable; e.g. an API "
                      "key). Nothing else of the host environment reaches a subject beyond a small allowlist.")
+    g.addoption("--simian-permitted-tiers", default=None, metavar="TIER[,TIER]",
+                help="Blast-radius tiers the executor may apply (default: namespace); unknown tiers are refused.")
+    g.addoption("--simian-fault-ceiling", default=None, metavar="DURATION",
+                help="Longest fault lease the executor accepts (default 4h).")
+    g.addoption("--simian-max-faults", type=int, default=None, metavar="N",
+                help="Most faults active at once across every runner sharing the cluster (default: no cap).")
     g.addoption("--simian-keep", action="store_true", default=False,
                 help="Leave the embedded cluster running at the end and print how to reach it.")
     g.addoption("--simian-compare", default=None, metavar="OLD_RUN",

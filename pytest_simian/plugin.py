@@ -123,6 +123,9 @@ def _build_subjects(config: pytest.Config, specs: list[str]) -> list[Subject]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(BuiltinSubjects(), "simian-builtin-subjects")
+    from pytest_simian.engines.kube_state import KubeStateEngine
+
+    config.pluginmanager.register(KubeStateEngine(), "simian-kube-state")
     config.addinivalue_line("markers", "simian: a pytest-simian scenario attempt")
     config.addinivalue_line("markers", "control: a scenario that expects nothing (healthy control)")
     config.addinivalue_line("markers", "fault: a scenario that injects a fault and expects findings")
@@ -357,7 +360,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     _controller_state = state if state is not None and state.is_controller else None
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # trylast: after pytest's runner has run pending teardowns (faults cleared after Ctrl-C or SIGTERM),
+    # so the audit log and the cluster are still open while they do.
     global _controller_state
     state = session.config.stash.get(STATE, None)
     if state is None:

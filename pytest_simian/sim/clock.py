@@ -34,7 +34,8 @@ def format_micro_time(dt: datetime) -> str:
 
 def parse_time(s: str) -> datetime:
     if "." in s:
-        return datetime.strptime(s, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        head, frac = s[:-1].split(".", 1)  # Go writes up to nine fractional digits; datetime keeps six
+        return datetime.strptime(f"{head}.{frac[:6]}Z", "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
     return datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
 
 
@@ -138,8 +139,10 @@ class VirtualClock:
         sh = self.shift() if shift is None else shift
         if sh == 0:
             return s
-        dt = parse_time(s) + timedelta(seconds=sh)
-        return format_micro_time(dt) if "." in s else format_time(dt)
+        if "." not in s:
+            return format_time(parse_time(s) + timedelta(seconds=sh))
+        head, frac = s.split(".", 1)  # the shift is whole seconds: keep the fraction verbatim, any precision
+        return format_time(parse_time(head + "Z") + timedelta(seconds=sh))[:-1] + "." + frac
 
     def render(self, obj: Any) -> Any:
         """Return `obj` with every RFC 3339 timestamp string shifted to host time. Identity when the clock has

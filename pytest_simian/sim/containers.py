@@ -365,7 +365,8 @@ class PodRuntime:
                 if c.kill_at is not None:
                     times.append(c.kill_at)
                 for p in c.probes:
-                    times.append(p.next_at)
+                    if p.next_at != math.inf:
+                        times.append(p.next_at)
         return min(times) if times else None
 
     # ------------------------------------------------------------------ driving
@@ -898,6 +899,8 @@ class PodRuntime:
         if ok:
             p.successes += 1
             p.failures = 0
+            if p.successes >= p.success_threshold and p.kind != "Startup" and self._always_answers(c, p):
+                p.next_at = math.inf  # a server image's listener answers the same forever: nothing to observe
             if p.successes >= p.success_threshold:
                 if p.kind == "Readiness":
                     c.ready = True
@@ -917,6 +920,15 @@ class PodRuntime:
         msg = (M.MSG_KILLING_LIVENESS if p.kind == "Liveness" else M.MSG_KILLING_STARTUP).format(name=c.name)
         grace = float(p.spec.get("terminationGracePeriodSeconds", self.grace))
         self._kill(c, t, msg, grace)
+
+    @staticmethod
+    def _always_answers(c: _Container, p: _Probe) -> bool:
+        """True when the probed container runs an image's built-in server (``images._serve``: it listens on
+        fixed ports and never exits or changes its answers), so a passing httpGet/tcpSocket probe passes on
+        every later period too. Skipping those periods changes nothing a client can see (a passing probe
+        emits nothing) and keeps the system pods' 1-second probes from waking the clock every second."""
+        code = getattr(c.program, "gi_code", None)
+        return code is images.SERVE_CODE and ("httpGet" in p.spec or "tcpSocket" in p.spec)
 
     def _probe_once(self, c: _Container, p: _Probe, t: float) -> tuple[bool, str]:
         spec = p.spec

@@ -36,6 +36,9 @@ _LABEL_MSG = (
 )
 
 
+#: scheduling.k8s.io built-in PriorityClasses (pkg/apis/scheduling/types.go SystemCriticalPriority)
+_PRIORITY_CLASSES = {"system-cluster-critical": 2000000000, "system-node-critical": 2000001000}
+
 def validate(rt: ResourceType, obj: dict[str, Any]) -> None:
     md = obj.get("metadata") or {}
     name = md.get("name") or ""
@@ -161,6 +164,8 @@ def apply_defaults(rt: ResourceType, obj: dict[str, Any], store: Store,
             spec["serviceAccount"] = "default"
         spec.setdefault("enableServiceLinks", True)
         spec.setdefault("preemptionPolicy", "PreemptLowerPriority")
+        if old is None and "priority" not in spec:  # the Priority admission plugin's built-in classes
+            spec["priority"] = _PRIORITY_CLASSES.get(str(spec.get("priorityClassName") or ""), 0)
         spec.setdefault("priority", 0)
         if old is None:
             spec.setdefault("tolerations", [

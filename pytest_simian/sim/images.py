@@ -29,7 +29,7 @@ from pytest_simian.sim import messages as M
 
 __all__ = [
     "ImageInfo", "ImageRef", "PullOutcome", "CATALOG", "parse_reference", "lookup", "pull",
-    "resolve_argv", "program_for", "http_answer", "PRELOADED",
+    "resolve_argv", "program_for", "http_answer", "PRELOADED", "image_id", "node_image_list", "SERVE_CODE",
 ]
 
 _BUSYBOX_PROGRAMS = busybox.MODELLED_APPLETS | busybox.BUSYBOX_APPLETS
@@ -118,31 +118,40 @@ CATALOG["registry.k8s.io/e2e-test-images/busybox"] = ImageInfo(
     "registry.k8s.io/e2e-test-images/busybox", ("1.36.1-1", "1.29-4"), 1_374_910, cmd=("sh",),
     programs=_BUSYBOX_PROGRAMS)
 CATALOG["docker.io/kindest/local-path-provisioner"] = ImageInfo(
-    "docker.io/kindest/local-path-provisioner", ("v20250214-acbabc1a",), 22_541_737, default="server")
-for _name, _tags, _size, _ports in (
-    ("registry.k8s.io/coredns/coredns", ("v1.12.1", "v1.12.0", "v1.11.3"), 20_939_036, (53, 8080, 8181, 9153)),
-    ("registry.k8s.io/etcd", ("3.6.4-0", "3.5.21-0", "3.5.16-0"), 58_938_593, (2379, 2381)),
-    ("registry.k8s.io/kube-apiserver", ("v1.36.0",), 30_000_000, (6443,)),
-    ("registry.k8s.io/kube-controller-manager", ("v1.36.0",), 27_000_000, (10257,)),
-    ("registry.k8s.io/kube-scheduler", ("v1.36.0",), 21_000_000, (10259,)),
-    ("registry.k8s.io/kube-proxy", ("v1.36.0",), 31_000_000, (10256,)),
-    ("docker.io/kindest/kindnetd", ("v20250512-df8de77b",), 44_375_501, ()),
+    "docker.io/kindest/local-path-provisioner", ("v20260521-9fb22683", "v20250214-acbabc1a"), 22_541_737,
+    entrypoint=("local-path-provisioner",), default="server")
+CATALOG["docker.io/kindest/local-path-helper"] = ImageInfo(
+    "docker.io/kindest/local-path-helper", ("v20260521-9fb22683",), 3_093_488, cmd=("sh",),
+    programs=_BUSYBOX_PROGRAMS)
+for _name, _tags, _size, _ports, _entry in (
+    ("registry.k8s.io/coredns/coredns", ("v1.14.2", "v1.12.1", "v1.12.0", "v1.11.3"), 22_384_805,
+     (53, 8080, 8181, 9153), ("/coredns",)),
+    ("registry.k8s.io/etcd", ("3.6.8-0", "3.6.4-0", "3.5.21-0", "3.5.16-0"), 23_641_797, (2379, 2380, 2381),
+     ("/usr/local/bin/etcd",)),
+    ("registry.k8s.io/kube-apiserver", ("v1.36.0", "v1.36.1"), 30_000_000, (6443,), ()),
+    ("registry.k8s.io/kube-controller-manager", ("v1.36.0", "v1.36.1"), 27_000_000, (10257,), ()),
+    ("registry.k8s.io/kube-scheduler", ("v1.36.0", "v1.36.1"), 21_000_000, (10259,), ()),
+    ("registry.k8s.io/kube-proxy", ("v1.36.0", "v1.36.1"), 31_000_000, (10249, 10256), ()),
+    ("docker.io/kindest/kindnetd", ("v20260528-9350166c", "v20250512-df8de77b"), 44_375_501, (),
+     ("/bin/kindnetd",)),
 ):
-    CATALOG[_name] = ImageInfo(_name, _tags, _size, default="server", listen=_ports)
+    CATALOG[_name] = ImageInfo(_name, _tags, _size, entrypoint=_entry, default="server", listen=_ports)
 
-#: what a fresh kind node already has in its image store (kind load for busybox:1.36, as the parity
-#: harness does, plus the control-plane images baked into kindest/node)
+#: what a fresh kind node already has in its image store: the images baked into kindest/node:v1.36.x (the
+#: control-plane images at the emulated version, coredns, etcd, kindnetd, local-path-provisioner and its
+#: helper, pause) plus busybox:1.36, which the parity harness loads with `kind load`
 PRELOADED = frozenset({
     "docker.io/library/busybox:1.36",
     "registry.k8s.io/pause:3.10.1",
-    "registry.k8s.io/coredns/coredns:v1.12.1",
-    "registry.k8s.io/etcd:3.6.4-0",
+    "registry.k8s.io/coredns/coredns:v1.14.2",
+    "registry.k8s.io/etcd:3.6.8-0",
     "registry.k8s.io/kube-apiserver:v1.36.0",
     "registry.k8s.io/kube-controller-manager:v1.36.0",
     "registry.k8s.io/kube-scheduler:v1.36.0",
     "registry.k8s.io/kube-proxy:v1.36.0",
-    "docker.io/kindest/kindnetd:v20250512-df8de77b",
-    "docker.io/kindest/local-path-provisioner:v20250214-acbabc1a",
+    "docker.io/kindest/kindnetd:v20260528-9350166c",
+    "docker.io/kindest/local-path-provisioner:v20260521-9fb22683",
+    "docker.io/kindest/local-path-helper:v20260521-9fb22683",
 })
 
 # docker/distribution reference grammar (reference/regexp.go)
@@ -229,6 +238,28 @@ def pull(image: str) -> PullOutcome:
     return PullOutcome(False, M.REASON_ERR_IMAGE_PULL, msg, seconds=pull_seconds(0), image=ref.normalized)
 
 
+def image_id(image: str) -> str:
+    """containerStatuses[].imageID for a catalogued image (``repo@sha256:...``); "" for an unknown one."""
+    ref = parse_reference(image)
+    info = lookup(ref) if ref is not None else None
+    if ref is None or info is None:
+        return ""
+    return f"{ref.repository}@{ref.digest or digest_of(ref.repository, ref.tag or 'latest', info)}"
+
+
+def node_image_list() -> list[dict[str, object]]:
+    """node.status.images for a fresh node: the preloaded images, largest first (as the kubelet sorts them)."""
+    out: list[dict[str, object]] = []
+    for name in sorted(PRELOADED):
+        ref = parse_reference(name)
+        info = lookup(ref) if ref is not None else None
+        if ref is None or info is None:
+            continue
+        out.append({"names": [image_id(name), name], "sizeBytes": info.size})
+    out.sort(key=lambda d: -int(d["sizeBytes"]))  # type: ignore[call-overload]
+    return out
+
+
 def image_present(image: str, node_images: set[str] | frozenset[str]) -> bool:
     ref = parse_reference(image)
     return ref is not None and ref.normalized in node_images
@@ -262,7 +293,7 @@ def program_for(info: ImageInfo, argv: list[str], *, env: dict[str, str], hostna
         return _exit0()
     prog = argv[0]
     if (info.default == "pause" and prog in ("/pause", "pause")) or (
-        info.default == "server" and not prog.startswith("/bin/")
+        info.default == "server" and (not prog.startswith("/bin/") or prog in info.entrypoint)
     ):
         return _serve(info.listen)
     if info.default == "nginx" and (prog == "/docker-entrypoint.sh" and argv[1:2] == ["nginx"] or prog == "nginx"
@@ -283,9 +314,12 @@ def _exit0() -> busybox.Program:
 
 def _serve(ports: tuple[int, ...]) -> busybox.Program:
     for p in ports:
-        yield busybox.Listen(p, "http" if p in (8080, 8181, 10256, 10257, 10259, 6443) else "tcp")
+        yield busybox.Listen(p, "http" if p in (2381, 6443, 8080, 8181, 9153, 10249, 10256, 10257, 10259) else "tcp")
     yield busybox.Sleep(math.inf)
 
+
+#: the code object of a running ``_serve`` program (the kubelet recognises a static server by it)
+SERVE_CODE = _serve.__code__
 
 _NGINX_ENTRY_LINES = (
     "/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration",

@@ -278,6 +278,22 @@ class Kubelet:
         so a subject cannot see it."""
         return {f"{rt.namespace}/{rt.name}": list(rt.unmodelled) for rt in self.runtimes.values() if rt.unmodelled}
 
+    def _pod_ip(self, pod: dict[str, Any]) -> str:
+        """hostNetwork pods share the node's address; a pod that already has an address on this node (one the
+        node's bootstrap started, see ``bootstrap.py``) keeps it, as its sandbox survives a kubelet restart;
+        everything else gets the next address of the node's pod CIDR."""
+        if (pod.get("spec") or {}).get("hostNetwork"):
+            return self.host_ip
+        st = pod.get("status") or {}
+        ip = st.get("podIP")
+        if ip and st.get("hostIP") == self.host_ip:
+            try:
+                if ipaddress.ip_address(ip) in self._net:
+                    return str(ip)
+            except ValueError:
+                pass
+        return self._alloc_ip()
+
     def _alloc_ip(self) -> str:
         ip = str(self._net.network_address + self._next_ip)
         self._next_ip += 1
@@ -300,7 +316,7 @@ class Kubelet:
                     self.store.delete("pods", md["name"], md.get("namespace"), grace_period_seconds=0)
                     continue
                 rt = PodRuntime(pod, env=self.env, now=now, node_name=self.node_name, host_ip=self.host_ip,
-                                pod_ip=self._alloc_ip(), node_images=self.node_images, cpus=self.cpus,
+                                pod_ip=self._pod_ip(pod), node_images=self.node_images, cpus=self.cpus,
                                 fmt_time=lambda t: format_time(datetime.fromtimestamp(t, UTC)))
                 self.runtimes[uid] = rt
             rt.pod = pod

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import ssl
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +65,7 @@ class SimServer:
             self.ca_pem = certs.ca_pem
             ssl_ctx = certs.server_context(self.state_dir / "pki")
         self.store.ca_pem = self.ca_pem.decode()
+        self.installed: dict[str, typing.Any] = {}  # controllers and kubelets by name (``controllers.install``)
         seed(self.store, nodes=self.nodes)
         if self.controllers:
             try:
@@ -71,7 +73,7 @@ class SimServer:
             except ImportError:  # part 2 not installed: a bare API server
                 controllers = None  # type: ignore[assignment]
             if controllers is not None and hasattr(controllers, "install"):
-                controllers.install(self.store)
+                self.installed = controllers.install(self.store)
         app = make_app(self.store, self.auth, request_log=RequestLog(self.request_log),
                        server_address=f"{self.host}:{self.port}", bookmark_interval=self.bookmark_interval)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)

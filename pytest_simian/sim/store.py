@@ -103,6 +103,17 @@ DEFAULT_MANAGER = "kube-controller-manager"  # neutral: subjects may read manage
 INITIAL_EVENTS_END = "k8s.io/initial-events-end"
 
 Key = tuple[str, str]  # (namespace or "", name)
+_SAFE = "bcdfghjklmnpqrstvwxz2456789"  # k8s.io/apimachinery util/rand: generated names never read as words
+
+
+def _random_suffix(n: int = 5) -> str:
+    """SimpleNameGenerator.GenerateName's suffix: five characters of rand.String's alphabet."""
+    v = uuid.uuid4().int
+    out = []
+    for _ in range(n):
+        v, r = divmod(v, len(_SAFE))
+        out.append(_SAFE[r])
+    return "".join(out)
 
 
 @dataclass
@@ -565,7 +576,7 @@ class Store:
         ns = self._namespace_of(rt, obj, namespace)
         md = obj["metadata"]
         if not md.get("name") and md.get("generateName"):
-            md["name"] = md["generateName"] + uuid.uuid4().hex[:5]
+            md["name"] = md["generateName"] + _random_suffix()
         validate(rt, obj)
         name = md["name"]
         self._check_namespace(rt, ns or "", name)

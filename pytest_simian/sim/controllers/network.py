@@ -188,9 +188,21 @@ class VolumeBinder:
     def __init__(self, store: Any) -> None:
         self.store = store
         self.recorder = EventRecorder(store, "persistentvolume-controller")
+        self._emitted: dict[tuple[str, str], float] = {}  # (claim uid, reason) -> when last recorded
 
     async def run(self) -> None:
         await run_loop(self.store, self.reconcile, {"PersistentVolumeClaim", "Pod", "StorageClass"})
+
+    def _record_once_per_resync(self, pvc: dict[str, Any], type_: str, reason: str, message: str) -> None:
+        """The PV controller records a pending claim's event once per claim sync (every PV_RESYNC seconds),
+        not on every change anywhere in the cluster."""
+        key = (pvc["metadata"].get("uid", ""), reason)
+        now = self.store.clock.timestamp()
+        last = self._emitted.get(key)
+        if last is not None and now - last < PV_RESYNC:
+            return
+        self._emitted[key] = now
+        self.recorder.record(pvc, type_, reason, message)
 
     def reconcile(self) -> float | None:
         wake = False
@@ -210,13 +222,15 @@ class VolumeBinder:
             cls = classes.get(name) if name else default
             if cls is None:
                 if name:
-                    self.recorder.record(
+                    self._record_once_per_resync(
                         pvc, "Warning", M.REASON_PROVISIONING_FAILED, M.MSG_STORAGECLASS_NOT_FOUND.format(name=name)
                     )
                     wake = True
                 continue
             if cls.get("volumeBindingMode") == "WaitForFirstConsumer" and not self._consumer_node(pvc):
-                self.recorder.record(pvc, "Normal", M.REASON_WAIT_FOR_FIRST_CONSUMER, M.MSG_WAIT_FOR_FIRST_CONSUMER)
+                self._record_once_per_resync(pvc, "Normal", M.REASON_WAIT_FOR_FIRST_CONSUMER,
+                                             M.MSG_WAIT_FOR_FIRST_CONSUMER)
+                wake = True
                 continue
             self._bind(pvc, cls)
         return self.store.clock.timestamp() + PV_RESYNC if wake else None

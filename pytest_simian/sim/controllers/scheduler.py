@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_simian.sim import messages as M
+from pytest_simian.sim.bootstrap import NODE_NAME
 from pytest_simian.sim.controllers.base import effective_requests, now_str, pod_active, run_loop, set_condition
 from pytest_simian.sim.controllers.events import EventRecorder
 
@@ -26,7 +27,7 @@ class Scheduler:
     def __init__(self, store: Any) -> None:
         self.store = store
         self.recorder = EventRecorder(
-            store, "default-scheduler", "default-scheduler-sim-control-plane", series=True, action="Scheduling"
+            store, "default-scheduler", f"default-scheduler-{NODE_NAME}", series=True, action="Scheduling"
         )
         self.last_attempt: dict[str, tuple[float, str]] = {}
 
