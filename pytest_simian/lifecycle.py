@@ -101,6 +101,10 @@ def run_until_verdict(att: Attempt) -> Verdict:
         audit.emit(join.INJECT_ERROR, reason=exc.reason or None,
                    payload={"why": exc.why, "stage": exc.stage})
         return finish(att)
+    except KeyboardInterrupt as exc:
+        audit.emit(join.HARNESS_ERROR, payload={"stage": "inject", "why": f"interrupted ({exc or 'Ctrl-C'}) "
+                                                "before every fault had a passing efficacy record"})
+        raise
     except Exception as exc:  # noqa: BLE001 - any other failure here is the harness's
         audit.emit(join.HARNESS_ERROR, payload={"stage": "inject", "why": _why(exc)})
         return finish(att)
@@ -126,6 +130,10 @@ def ask_subject(att: Attempt) -> None:
         except SubjectError as exc:
             audit.emit(join.SUBJECT_ERROR, payload={"why": exc.why, "exit_code": exc.exit_code})
             return
+        except KeyboardInterrupt as exc:
+            audit.emit(join.HARNESS_ERROR, payload={"stage": "subject", "why": f"interrupted ({exc or 'Ctrl-C'}) "
+                                                    "while the subject investigated"})
+            raise
         except Exception as exc:  # noqa: BLE001 - our side of the adapter failed
             audit.emit(join.HARNESS_ERROR, payload={"stage": "subject", "why": _why(exc)})
             return

@@ -310,7 +310,9 @@ def simian_attempt(request: pytest.FixtureRequest) -> AttemptHandle:
         with state.audit.attempt(att.attempt_id, att.scenario.id):
             clear(att)
 
-    request.addfinalizer(teardown)
+    # On the item, not the fixture: pytest skips a fixture's finalizers when its setup was interrupted
+    # (Ctrl-C, SIGTERM), and that is exactly when the faults must still be cleared.
+    request.node.addfinalizer(teardown)
     if request.config.get_verbosity() > 0:
         att.on_progress = _live_progress(request.config)
     with state.audit.attempt(att.attempt_id, att.scenario.id):

@@ -82,6 +82,10 @@ def run_process(argv: Sequence[str], *, stdin_text: str, env: Mapping[str, str],
         proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
+    except BaseException:  # interrupted (Ctrl-C, SIGTERM): the subject must not outlive the harness
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        raise
     # Kill the whole group either way: grandchildren must not outlive the attempt.
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)

@@ -38,7 +38,6 @@ class Rig:
     def __init__(self, pytester: pytest.Pytester) -> None:
         self.pytester = pytester
         pytester.makeconftest(FAKE_ENGINE)
-        pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
 
     @property
     def path(self) -> Path:
