@@ -21,6 +21,22 @@ from typing import Any
 
 _TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
 
+_CLIENT_DATA = frozenset({"annotations", "labels", "data", "stringData", "binaryData"})
+"""Keys whose values clients write and read back verbatim: a timestamp there is the client's, not the cluster's,
+and must round-trip unchanged (the harness writes lease expiries into annotations)."""
+
+_SYSTEM_LEASE_NAMESPACES = frozenset({"kube-node-lease", "kube-system"})
+
+
+def _client_written_lease(obj: dict[str, Any]) -> bool:
+    """A Lease written by a client (not a node heartbeat or a control-plane election): its spec times are the
+    client's own and round-trip unchanged."""
+    spec = obj.get("spec")
+    meta = obj.get("metadata")
+    if not isinstance(spec, dict) or not isinstance(meta, dict) or "holderIdentity" not in spec:
+        return False
+    return obj.get("kind", "Lease") == "Lease" and meta.get("namespace") not in _SYSTEM_LEASE_NAMESPACES
+
 
 def format_time(dt: datetime) -> str:
     """RFC 3339 at seconds precision, as metav1.Time marshals."""
@@ -154,7 +170,9 @@ class VirtualClock:
 
     def _render(self, obj: Any, sh: float) -> Any:
         if isinstance(obj, dict):
-            return {k: self._render(v, sh) for k, v in obj.items()}
+            if _client_written_lease(obj):
+                return {k: (v if k == "spec" else self._render(v, sh)) for k, v in obj.items()}
+            return {k: (v if k in _CLIENT_DATA else self._render(v, sh)) for k, v in obj.items()}
         if isinstance(obj, list):
             return [self._render(v, sh) for v in obj]
         if isinstance(obj, str) and len(obj) >= 20 and obj[4] == "-" and _TS.match(obj):
