@@ -13,6 +13,9 @@ nothing from pytest_simian.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import datetime as dt
 import json
 import os
 import re
@@ -21,6 +24,8 @@ import sys
 from typing import Any
 
 RESOURCES = "pods,deployments,replicasets,services,endpointslices,jobs,pvc,pdb,events"
+CERT_WARN_DAYS = 30
+"""A kubernetes.io/tls certificate this close to its notAfter is a finding (lookout's health: 720h)."""
 RANK = {"ok": 0, "info": 1, "warning": 2, "critical": 3}
 LOG_PATTERNS = ("connection refused", "can't connect", "cannot connect", "could not connect")
 MAX_LOG_PODS = 20
@@ -43,6 +48,9 @@ ACTIONS = {
     "DisruptionsBlocked": "Relax the PodDisruptionBudget or add replicas so a disruption is allowed.",
     "ProgressDeadlineExceeded": "Find why the new ReplicaSet's pods do not become ready; roll back if needed.",
     "FailedMount": "Create the missing volume source (ConfigMap, Secret or claim) the pod mounts.",
+    "RolloutStalled": "Roll the Deployment back (kubectl rollout undo) and fix the new revision before re-shipping.",
+    "CertificateExpiringSoon": "Renew the certificate and update the TLS Secret before it expires.",
+    "CertificateExpired": "Renew the certificate and update the TLS Secret now.",
     "DependencyConnectionRefused": "Start or fix the dependency the workload connects to, or its address.",
 }
 
@@ -152,6 +160,119 @@ def check_deployments(deps: list[dict[str, Any]], ns: str) -> list[dict[str, str
             name = d["metadata"]["name"]
             out.append(finding("Deployment", name, ns, "ProgressDeadlineExceeded", "warning",
                                f"Deployment {name} rollout is stalled", c.get("message", "")))
+    return out
+
+
+def revision(obj: dict[str, Any]) -> int:
+    ann = (obj.get("metadata") or {}).get("annotations") or {}
+    try:
+        return int(ann.get("deployment.kubernetes.io/revision", "0"))
+    except ValueError:
+        return 0
+
+
+def owned_by(obj: dict[str, Any], kind: str, name: str) -> bool:
+    return any(o.get("kind") == kind and o.get("name") == name
+               for o in (obj.get("metadata") or {}).get("ownerReferences") or [])
+
+
+def failing(pod: dict[str, Any]) -> bool:
+    """A pod whose containers keep restarting or cannot start."""
+    for cs in (pod.get("status") or {}).get("containerStatuses") or []:
+        waiting = (cs.get("state") or {}).get("waiting") or {}
+        if cs.get("restartCount", 0) >= 1 or waiting.get("reason") not in (None, "", "ContainerCreating"):
+            return True
+    return False
+
+
+def check_rollouts(deps: list[dict[str, Any]], rss: list[dict[str, Any]], pods: list[dict[str, Any]],
+                   ns: str) -> tuple[list[dict[str, str]], set[str]]:
+    """A rollout whose new revision's pods fail while the previous revision keeps serving.
+
+    Returns the findings and the names of the new revision's pods when the old revision still serves
+    every replica: their failure costs no capacity, so the report grades them warning, not critical.
+    """
+    out: list[dict[str, str]] = []
+    contained: set[str] = set()
+    for d in deps:
+        name = d["metadata"]["name"]
+        owned = [rs for rs in rss if owned_by(rs, "Deployment", name)]
+        if len(owned) < 2:
+            continue
+        newest = max(owned, key=revision)
+        want = int((newest.get("spec") or {}).get("replicas") or 0)
+        new_avail = int((newest.get("status") or {}).get("availableReplicas") or 0)
+        old_avail = sum(int((rs.get("status") or {}).get("availableReplicas") or 0) for rs in owned if rs is not newest)
+        if want == 0 or new_avail >= want or old_avail == 0:
+            continue
+        new_pods = [p for p in pods if owned_by(p, "ReplicaSet", newest["metadata"]["name"])]
+        bad = sorted(p["metadata"]["name"] for p in new_pods if failing(p))
+        if not bad:
+            continue
+        desired = int((d.get("spec") or {}).get("replicas") or 0)
+        c = cond(d, "Progressing")
+        if not (c and c.get("reason") == "ProgressDeadlineExceeded"):
+            out.append(finding("Deployment", name, ns, "RolloutStalled", "warning",
+                               f"Deployment {name} rollout is stalled on a failing revision",
+                               f"new ReplicaSet {newest['metadata']['name']} (revision {revision(newest)}) has "
+                               f"{new_avail}/{want} available and its pods are failing; the previous revision "
+                               f"still serves {min(old_avail, desired)}/{desired}"))
+        if old_avail >= desired:
+            contained.update(bad)
+    return out, contained
+
+
+def _tlv(b: bytes, i: int) -> tuple[int, int, int]:
+    """One DER element at i: (tag, content start, content end)."""
+    tag, length = b[i], b[i + 1]
+    i += 2
+    if length & 0x80:
+        n = length & 0x7F
+        length = int.from_bytes(b[i:i + n], "big")
+        i += n
+    return tag, i, i + length
+
+
+def not_after(der: bytes) -> dt.datetime:
+    """An X.509 certificate's notAfter, read from its DER (tbsCertificate.validity)."""
+    _, start, _ = _tlv(der, 0)
+    _, i, end = _tlv(der, start)
+    fields = []
+    while i < end and len(fields) < 5:
+        tag, s, e = _tlv(der, i)
+        if not (tag == 0xA0 and not fields):  # the optional [0] version
+            fields.append((tag, s, e))
+        i = e
+    _, vs, _ = fields[3]  # serial, signature, issuer, validity
+    _, s, e = _tlv(der, _tlv(der, vs)[2])
+    text = der[s:e].decode("ascii")
+    fmt = "%y%m%d%H%M%SZ" if len(text) == 13 else "%Y%m%d%H%M%SZ"
+    return dt.datetime.strptime(text, fmt).replace(tzinfo=dt.UTC)
+
+
+def check_certificates(tls_secrets: list[dict[str, Any]], ns: str) -> list[dict[str, str]]:
+    out = []
+    now = dt.datetime.now(dt.UTC)
+    for sec in tls_secrets:
+        if sec.get("type") != "kubernetes.io/tls":
+            continue
+        name = sec["metadata"]["name"]
+        try:
+            pem = base64.b64decode((sec.get("data") or {}).get("tls.crt", "")).decode("ascii")
+            m = re.search(r"-----BEGIN CERTIFICATE-----(.+?)-----END CERTIFICATE-----", pem, flags=re.S)
+            if not m:
+                continue
+            expiry = not_after(base64.b64decode("".join(m.group(1).split())))
+        except (ValueError, IndexError, binascii.Error, UnicodeDecodeError):
+            continue
+        stamp = expiry.strftime("%Y-%m-%dT%H:%M:%SZ")
+        if expiry <= now:
+            out.append(finding("Secret", name, ns, "CertificateExpired", "critical",
+                               f"Secret {name} holds an expired certificate", f"tls.crt notAfter {stamp}"))
+        elif expiry - now <= dt.timedelta(days=CERT_WARN_DAYS):
+            out.append(finding("Secret", name, ns, "CertificateExpiringSoon", "warning",
+                               f"Secret {name} holds a certificate that expires within {CERT_WARN_DAYS} days",
+                               f"tls.crt notAfter {stamp}"))
     return out
 
 
@@ -277,6 +398,15 @@ def check_logs(pods: list[dict[str, Any]], ns: str) -> list[dict[str, str]]:
     return out
 
 
+def secrets(ns: str) -> list[dict[str, Any]]:
+    """TLS Secrets, read apart: a subject without read access to Secrets still reports the rest."""
+    try:
+        doc = json.loads(kubectl("get", "secrets", "-n", ns, "-o", "json"))
+    except (RuntimeError, subprocess.TimeoutExpired, ValueError):
+        return []
+    return sorted(doc.get("items") or [], key=lambda o: (o.get("metadata") or {}).get("name", ""))
+
+
 def triage(ns: str) -> dict[str, Any]:
     items = json.loads(kubectl("get", RESOURCES, "-n", ns, "-o", "json")).get("items") or []
     by_kind: dict[str, list[dict[str, Any]]] = {}
@@ -286,12 +416,16 @@ def triage(ns: str) -> dict[str, Any]:
         objs.sort(key=lambda o: (o.get("metadata") or {}).get("name", ""))
     pods = by_kind.get("Pod", [])
     events = by_kind.get("Event", [])
-    findings = (check_pods(pods, ns) + check_deployments(by_kind.get("Deployment", []), ns)
+    rollouts, contained = check_rollouts(by_kind.get("Deployment", []), by_kind.get("ReplicaSet", []), pods, ns)
+    pod_findings = [dict(f, severity="warning", detail=f["detail"] + "; the previous revision still serves every "
+                         "replica") if f["kind"] == "Pod" and f["resource_name"] in contained else f
+                    for f in check_pods(pods, ns)]
+    findings = (pod_findings + check_deployments(by_kind.get("Deployment", []), ns) + rollouts
                 + check_jobs(by_kind.get("Job", []), ns)
                 + check_services(by_kind.get("Service", []), by_kind.get("EndpointSlice", []), ns)
                 + check_pvcs(by_kind.get("PersistentVolumeClaim", []), events, ns)
                 + check_pdbs(by_kind.get("PodDisruptionBudget", []), ns)
-                + check_events(events, ns) + check_logs(pods, ns))
+                + check_events(events, ns) + check_certificates(secrets(ns), ns) + check_logs(pods, ns))
     unique = {(f["kind"], f["resource_name"], f["reason"]): f for f in findings}
     findings = sorted(unique.values(), key=lambda f: (-RANK[f["severity"]], f["kind"], f["resource_name"],
                                                        f["reason"]))

@@ -27,6 +27,7 @@ from .conftest import PROMPT, MakeCtx, write_script
 ROOT = Path(__file__).resolve().parents[2]
 TRIAGE = ROOT / "examples" / "subjects" / "triage.py"
 PARITY = ROOT / "pytest_simian" / "packs" / "parity"
+LOOKOUT = ROOT / "pytest_simian" / "packs" / "lookout"
 
 FAKE_KUBECTL = r'''
 import json, os, sys
@@ -34,7 +35,9 @@ args = sys.argv[1:]
 with open(os.environ["FAKE_KUBECTL_LOG"], "a") as fh:
     fh.write(json.dumps({"args": args, "kubeconfig": os.environ.get("KUBECONFIG", "")}) + "\n")
 state = json.load(open(os.environ["FAKE_KUBE_STATE"]))
-if args[0] == "get":
+if args[:2] == ["get", "secrets"]:
+    print(json.dumps({"apiVersion": "v1", "kind": "List", "items": state.get("secrets", [])}))
+elif args[0] == "get":
     print(json.dumps({"apiVersion": "v1", "kind": "List", "items": state["items"]}))
 elif args[0] == "logs":
     key = args[1] + "/" + args[args.index("-c") + 1]
@@ -78,9 +81,33 @@ def event(ns: str, kind: str, name: str, reason: str, message: str) -> dict[str,
             "reason": reason, "message": message, "type": "Warning"}
 
 
+def owner(kind: str, name: str) -> list[dict[str, Any]]:
+    return [{"apiVersion": "apps/v1", "kind": kind, "name": name, "controller": True}]
+
+
+def replicaset(name: str, ns: str, deployment: str, revision: int, *, replicas: int, available: int) -> dict[str, Any]:
+    return {"kind": "ReplicaSet", "metadata": meta(name, ns, ownerReferences=owner("Deployment", deployment),
+                                                   annotations={"deployment.kubernetes.io/revision": str(revision)}),
+            "spec": {"replicas": replicas}, "status": {"replicas": replicas, "availableReplicas": available}}
+
+
+def owned_pod(name: str, ns: str, rs: str, **kw: Any) -> dict[str, Any]:
+    p = pod(name, ns, **kw)
+    p["metadata"]["ownerReferences"] = owner("ReplicaSet", rs)
+    return p
+
+
+def tls(ns: str, name: str, expires_in: float) -> dict[str, Any]:
+    """A real kubernetes.io/tls Secret (the engine's own generator: the test may use cryptography)."""
+    from pytest_simian.engines.kube_state import tls_secret
+
+    return tls_secret(ns, name, common_name=f"{name}.example.invalid", dns_names=[], expires_in=expires_in)
+
+
 def state(ns: str, name: str) -> dict[str, Any]:
-    """Canned `kubectl get … -o json` items (and logs) for one fault state."""
+    """Canned `kubectl get … -o json` items (and logs, and TLS secrets) for one fault state."""
     logs: dict[str, str] = {}
+    secrets: list[dict[str, Any]] = []
     items: list[dict[str, Any]]
     if name == "crashloop":
         items = [pod("payments-worker-6c9f7-abcde", ns, waiting="CrashLoopBackOff", last="Error", ready=False)]
@@ -131,6 +158,29 @@ def state(ns: str, name: str) -> dict[str, Any]:
         items = [{"kind": "Deployment", "metadata": meta("web", ns), "status": {"conditions": [
             {"type": "Progressing", "status": "False", "reason": "ProgressDeadlineExceeded",
              "message": 'ReplicaSet "web-5d4c" has timed out progressing.'}]}}]
+    elif name in ("rollout", "rollout-degraded"):
+        # revision 2 crash-loops; revision 1 still serves both replicas (or, degraded, only one of two)
+        old_avail = 2 if name == "rollout" else 1
+        items = [{"kind": "Deployment", "metadata": meta("web", ns), "spec": {"replicas": 2}, "status": {
+                     "replicas": 3, "updatedReplicas": 1, "availableReplicas": old_avail, "conditions": [
+                         {"type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated"}]}},
+                 replicaset("web-6c8d9f", ns, "web", 2, replicas=1, available=0),
+                 replicaset("web-5d4c3", ns, "web", 1, replicas=2, available=old_avail),
+                 owned_pod("web-6c8d9f-k2x7q", ns, "web-6c8d9f", waiting="CrashLoopBackOff", last="Error",
+                           ready=False),
+                 owned_pod("web-5d4c3-aaaaa", ns, "web-5d4c3"), owned_pod("web-5d4c3-bbbbb", ns, "web-5d4c3")]
+    elif name == "rollout-healthy":  # a rollout in progress whose new pod is merely starting: not a finding
+        items = [{"kind": "Deployment", "metadata": meta("web", ns), "spec": {"replicas": 2}, "status": {}},
+                 replicaset("web-6c8d9f", ns, "web", 2, replicas=1, available=0),
+                 replicaset("web-5d4c3", ns, "web", 1, replicas=2, available=2),
+                 owned_pod("web-6c8d9f-k2x7q", ns, "web-6c8d9f", phase="Pending", waiting="ContainerCreating",
+                           ready=False),
+                 owned_pod("web-5d4c3-aaaaa", ns, "web-5d4c3"), owned_pod("web-5d4c3-bbbbb", ns, "web-5d4c3")]
+    elif name in ("cert", "cert-expired", "cert-far"):
+        items = [pod("storefront-5d4c3-ddddd", ns)]
+        expires = {"cert": 48 * 3600, "cert-expired": -3600, "cert-far": 365 * 86400}[name]
+        secrets = [tls(ns, "storefront-tls", expires),
+                   {"kind": "Secret", "type": "Opaque", "metadata": meta("db-password", ns), "data": {"p": "eA=="}}]
     elif name == "healthy":
         items = [pod("web-5d4c3-ddddd", ns), service("web", ns, "web"), slice_("web", ns, [True]),
                  {"kind": "Deployment", "metadata": meta("web", ns), "status": {"conditions": [
@@ -138,7 +188,7 @@ def state(ns: str, name: str) -> dict[str, Any]:
         logs = {"web-5d4c3-ddddd/app": "listening on :8080\n"}
     else:
         raise KeyError(name)
-    return {"items": items, "logs": logs}
+    return {"items": items, "logs": logs, "secrets": secrets}
 
 
 @pytest.fixture
@@ -182,6 +232,14 @@ EXPECTED = {
                     ("Pod", "invoice-reconciler-6d5f4-ccccc", "DependencyConnectionRefused", "critical")},
                    "critical"),
     "stalled": ({("Deployment", "web", "ProgressDeadlineExceeded", "warning")}, "warning"),
+    "rollout": ({("Deployment", "web", "RolloutStalled", "warning"),
+                 ("Pod", "web-6c8d9f-k2x7q", "CrashLoopBackOff", "warning")}, "warning"),
+    "rollout-degraded": ({("Deployment", "web", "RolloutStalled", "warning"),
+                          ("Pod", "web-6c8d9f-k2x7q", "CrashLoopBackOff", "critical")}, "critical"),
+    "rollout-healthy": (set(), "ok"),
+    "cert": ({("Secret", "storefront-tls", "CertificateExpiringSoon", "warning")}, "warning"),
+    "cert-expired": ({("Secret", "storefront-tls", "CertificateExpired", "critical")}, "critical"),
+    "cert-far": (set(), "ok"),
     "healthy": (set(), "ok"),
 }
 
@@ -221,10 +279,11 @@ PARITY_STATES = {"fault-payments": "crashloop", "fault-cache": "oom", "fault-che
                  "fault-ledger": "pvc", "fault-invoicing": "dependency", "fault-none": "healthy"}
 
 
-def _truth(sid: str) -> GroundTruth:
-    doc = yaml.safe_load((PARITY / f"{sid}.yaml").read_text())
+def _truth(sid: str, pack: Path = PARITY, ns: str | None = None) -> GroundTruth:
+    doc = yaml.safe_load((pack / f"{sid}.yaml").read_text())
     return GroundTruth(
-        scenario_id=sid, severity=doc.get("severity"), also_true=tuple(doc.get("also_true") or ()), namespaces=(sid,),
+        scenario_id=sid, severity=doc.get("severity"), also_true=tuple(doc.get("also_true") or ()),
+        namespaces=(ns or sid,),
         expect=tuple(Expectation(kind=e["kind"], name=e["name"], reasons=tuple(e.get("reasons") or ()),
                                  also_accept_kinds=tuple(e.get("also_accept_kinds") or ()),
                                  min_severity=e.get("min_severity"), root=bool(e.get("root")))
@@ -242,6 +301,29 @@ def test_canned_parity_states_score_full_marks(triage, sid: str) -> None:  # typ
     recall = fault_recall(report, truth)
     assert recall.value in (None, 1.0), recall.comment
     assert hallucinated_fault(report, truth, vocab).value == 1.0
+
+
+LOOKOUT_STATES = {"lookout-bad-rollout": "rollout", "lookout-cert-expiry": "cert", "lookout-pdb-gridlock": "pdb",
+                  "lookout-healthy": "healthy"}
+
+
+@pytest.mark.parametrize("sid", sorted(LOOKOUT_STATES))
+def test_canned_lookout_states_score_full_marks(triage, sid: str) -> None:  # type: ignore[no-untyped-def]
+    """The lookout states the reference subject gained (stalled rollout, expiring certificate) and the PDB
+    gridlock, scored against the lookout pack's own expectations, severity included."""
+    doc = yaml.safe_load((LOOKOUT / f"{sid}.yaml").read_text())
+    ns = doc["faults"][0]["namespace"]
+    out = triage(ns, LOOKOUT_STATES[sid])
+    report = decode_report(out["report"]).report
+    truth = _truth(sid, LOOKOUT, ns)
+    assert fault_recall(report, truth).value in (None, 1.0)
+    assert hallucinated_fault(report, truth, get_vocabulary("upstream")).value == 1.0
+    assert out["report"]["overall_severity"] == doc["severity"]
+
+
+def test_the_certificate_detail_is_the_same_on_every_run(triage) -> None:  # type: ignore[no-untyped-def]
+    detail = triage("shop", "cert")["report"]["findings"][0]["detail"]
+    assert detail.startswith("tls.crt notAfter 20") and detail.endswith("Z")
 
 
 def test_through_the_exec_adapter(tmp_path: Path, fakebin: Path, make_ctx: MakeCtx) -> None:
