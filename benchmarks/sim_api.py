@@ -38,7 +38,7 @@ def rss_mib(pid: int) -> float:
 def pod(name: str) -> dict:  # type: ignore[type-arg]
     return {"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": name, "labels": {"app": "bench", "pod-template-hash": "5f7c9d"}},
-            "spec": {"nodeName": "sim-control-plane",
+            "spec": {"nodeName": "kind-control-plane",
                      "containers": [{"name": "web", "image": "nginx:1.27", "ports": [{"containerPort": 80}],
                                      "resources": {"requests": {"cpu": "10m", "memory": "16Mi"}}}]}}
 

@@ -30,12 +30,12 @@ KUBECTL = str(Path(sys.executable).parent / "kubectl")
 
 
 class RunningSim:
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, *, controllers: bool = False) -> None:
         self.tmp = tmp
         self.loop = asyncio.new_event_loop()
         self.server = SimServer(state_dir=tmp / "state", request_log=tmp / "requests.jsonl",
                                 clock=VirtualClock(realtime=False), bookmark_interval=0.5,
-                                controllers=False)
+                                controllers=controllers)
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self._thread.start()
         self.run(self.server.start())
@@ -76,6 +76,10 @@ class RunningSim:
         if check and r.returncode != 0:
             raise AssertionError(f"kubectl {' '.join(args)} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
         return r
+
+    def advance(self, seconds: float) -> None:
+        """Move the frozen virtual clock through every controller and kubelet wake-up (server.advance)."""
+        asyncio.run_coroutine_threadsafe(self.server.advance(seconds), self.loop).result(300)
 
     def close(self) -> None:
         self.run(self.server.stop())

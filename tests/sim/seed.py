@@ -43,7 +43,7 @@ def seed_shop(store: Store) -> dict[str, Any]:
                          "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-7d4b9c",
                                               "uid": rs["metadata"]["uid"], "controller": True,
                                               "blockOwnerDeletion": True}]},
-            "spec": {"nodeName": "sim-control-plane", **tmpl["spec"]}}, manager="kube-controller-manager")
+            "spec": {"nodeName": "kind-control-plane", **tmpl["spec"]}}, manager="kube-controller-manager")
         pods.append(p)
     svc = store.create("services", {"metadata": {"name": "web", "namespace": NS},
                                     "spec": {"selector": labels, "ports": [{"port": 80, "targetPort": 80}]}})
@@ -54,7 +54,7 @@ def seed_shop(store: Store) -> dict[str, Any]:
         "addressType": "IPv4",
         "endpoints": [{"addresses": ["10.244.0.5"], "conditions": {"ready": True, "serving": True,
                                                                     "terminating": False},
-                       "nodeName": "sim-control-plane"}],
+                       "nodeName": "kind-control-plane"}],
         "ports": [{"name": "", "port": 80, "protocol": "TCP"}]})
     job = store.create("jobs", {"metadata": {"name": "once", "namespace": NS},
                                 "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [
@@ -131,7 +131,7 @@ def set_status(store: Store, objs: dict[str, Any]) -> None:
     ok_name, ok_uid = ok["metadata"]["name"], ok["metadata"]["uid"]
     for name, reason, typ, msg, count, first, last, obj, uid, fp in (
         (f"{ok_name}.1", "Scheduled", "Normal",
-         f"Successfully assigned {NS}/{ok_name} to sim-control-plane", 1, HOUR - 1, HOUR - 1, ok_name, ok_uid, ""),
+         f"Successfully assigned {NS}/{ok_name} to kind-control-plane", 1, HOUR - 1, HOUR - 1, ok_name, ok_uid, ""),
         (f"{bad_name}.1", "BackOff", "Warning", "Back-off restarting failed container web in pod "
          f"{bad_name}_{NS}({bad_uid})", 31, HOUR - 60, 1230, bad_name, bad_uid, "spec.containers{web}"),
     ):
@@ -140,10 +140,10 @@ def set_status(store: Store, objs: dict[str, Any]) -> None:
             "involvedObject": {"kind": "Pod", "namespace": NS, "name": obj, "uid": uid, "apiVersion": "v1"},
             "reason": reason, "message": msg, "type": typ, "count": count,
             "source": {"component": "default-scheduler" if reason == "Scheduled" else "kubelet",
-                       **({} if reason == "Scheduled" else {"host": "sim-control-plane"})},
+                       **({} if reason == "Scheduled" else {"host": "kind-control-plane"})},
             "firstTimestamp": _t(store, first), "lastTimestamp": _t(store, last),
             "reportingComponent": "default-scheduler" if reason == "Scheduled" else "kubelet",
-            "reportingInstance": "" if reason == "Scheduled" else "sim-control-plane",
+            "reportingInstance": "" if reason == "Scheduled" else "kind-control-plane",
         }
         if fp:
             ev["involvedObject"]["fieldPath"] = fp

@@ -177,7 +177,9 @@ def test_logs_follow_streams_until_the_container_stops_running(sim: RunningSim, 
 def test_get_all_namespaces_and_nodes(sim: RunningSim, shop: dict[str, Any]) -> None:
     out = k(sim, "get", "pods", "-A").stdout
     assert out.splitlines()[0].split() == ["NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE"]
-    assert all(line.startswith(NS + " ") for line in out.splitlines()[1:])
+    system = ("kube-system ", "local-path-storage ")
+    assert all(line.startswith((NS + " ", *system)) for line in out.splitlines()[1:])
+    assert sum(line.startswith(NS + " ") for line in out.splitlines()[1:]) == 2
     golden("get_nodes.txt", k(sim, "get", "nodes").stdout)
 
 
@@ -275,9 +277,9 @@ def test_mutating_commands(sim: RunningSim, shop: dict[str, Any]) -> None:
     assert dep["metadata"]["labels"] == {"tier": "front"}
     managers = {(e["manager"], e["operation"]) for e in dep["metadata"]["managedFields"]}
     assert {("kubectl-rollout", "Update"), ("kubectl-set", "Update"), ("kubectl-label", "Update")} <= managers
-    assert k(sim, "cordon", "sim-control-plane").stdout.strip() == "node/sim-control-plane cordoned"
-    assert sim.call(lambda: sim.store.get("nodes", "sim-control-plane"))["spec"]["unschedulable"] is True
-    k(sim, "uncordon", "sim-control-plane")
+    assert k(sim, "cordon", "kind-control-plane").stdout.strip() == "node/kind-control-plane cordoned"
+    assert sim.call(lambda: sim.store.get("nodes", "kind-control-plane"))["spec"]["unschedulable"] is True
+    k(sim, "uncordon", "kind-control-plane")
 
 
 def test_subject_cannot_write(sim: RunningSim, shop: dict[str, Any], tmp_path: Path) -> None:
@@ -359,7 +361,7 @@ def test_drain_evicts_and_honours_disruption_budgets(sim: RunningSim) -> None:
             p = st.create("pods", {"metadata": {"name": n, "namespace": "drainns", "labels": {"app": "drain"},
                                                 "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet",
                                                                      "name": "x", "uid": "u-1", "controller": True}]},
-                                   "spec": {"nodeName": "sim-control-plane",
+                                   "spec": {"nodeName": "kind-control-plane",
                                             "containers": [{"name": "c", "image": "nginx:1.27"}]}})
             p["status"] = {"phase": "Running"}
             st.update_status("pods", p)
@@ -371,12 +373,12 @@ def test_drain_evicts_and_honours_disruption_budgets(sim: RunningSim) -> None:
         st.update_status("poddisruptionbudgets", pdb)
 
     sim.call(setup)
-    r = k(sim, "drain", "sim-control-plane", "--pod-selector=app=drain", "--timeout=2s", check=False)
-    assert "node/sim-control-plane cordoned" in r.stdout
+    r = k(sim, "drain", "kind-control-plane", "--pod-selector=app=drain", "--timeout=2s", check=False)
+    assert "node/kind-control-plane cordoned" in r.stdout
     left = [p["metadata"]["name"] for p in sim.call(lambda: sim.store.items("pods", "drainns"))]
     assert len(left) == 1, "the budget allows exactly one disruption"
     (gone,) = {"d1", "d2"} - set(left)
     assert f"pod/{gone} evicted" in r.stdout  # kubectl evicts in parallel, so which one goes first varies
     assert (f'error when evicting pods/"{left[0]}" -n "drainns" (will retry after 5s): Cannot evict pod as it '
             "would violate the pod's disruption budget.") in r.stderr
-    k(sim, "uncordon", "sim-control-plane")
+    k(sim, "uncordon", "kind-control-plane")

@@ -44,9 +44,10 @@ class Scheduler:
             (p["metadata"]["namespace"], p["metadata"]["name"]): p for p in self.store.items("persistentvolumeclaims")
         }
         classes = {c["metadata"]["name"]: c for c in self.store.items("storageclasses")}
-        sig = self._signature(nodes, pods, pvcs, classes)
+        sig: str | None = self._signature(nodes, pods, pvcs, classes)
+        usage = self._usage(pods)
         wake: list[float] = []
-        for pod in pods:
+        for pod in list(pods):
             spec = pod.get("spec") or {}
             md = pod["metadata"]
             if spec.get("nodeName") or md.get("deletionTimestamp"):
@@ -58,17 +59,37 @@ class Scheduler:
             if last is not None and now - last[0] < RETRY_UNSCHEDULABLE and last[1] == sig:
                 wake.append(last[0] + RETRY_UNSCHEDULABLE)
                 continue
-            node, message = self._schedule(pod, nodes, pods, pvcs, classes)
-            if node is not None:
-                self._bind(pod, node)
-                self.last_attempt.pop(uid, None)
-                pods = self.store.items("pods")
+            if sig is None:
                 sig = self._signature(nodes, pods, pvcs, classes)
+            node, message = self._schedule(pod, nodes, usage, pvcs, classes)
+            if node is not None:
+                self._bind(pod, node)  # sets pod["spec"]["nodeName"] on this list's copy too
+                self.last_attempt.pop(uid, None)
+                self._account(usage, node["metadata"]["name"], pod)
+                sig = None  # recomputed (from the updated list) only if a later pod fails
             else:
                 self._fail(pod, message)
                 self.last_attempt[uid] = (now, sig)
                 wake.append(now + RETRY_UNSCHEDULABLE)
         return min(wake) if wake else None
+
+    @staticmethod
+    def _usage(pods: list[dict[str, Any]]) -> dict[str, tuple[int, dict[str, float]]]:
+        """Per node: how many active pods are bound to it and the sum of their effective requests."""
+        usage: dict[str, tuple[int, dict[str, float]]] = {}
+        for p in pods:
+            name = (p.get("spec") or {}).get("nodeName")
+            if name and pod_active(p):
+                Scheduler._account(usage, name, p)
+        return usage
+
+    @staticmethod
+    def _account(usage: dict[str, tuple[int, dict[str, float]]], node: str, pod: dict[str, Any]) -> None:
+        count, used = usage.get(node, (0, {}))
+        used = dict(used)
+        for k, v in effective_requests(pod.get("spec") or {}).items():
+            used[k] = used.get(k, 0.0) + v
+        usage[node] = (count + 1, used)
 
     @staticmethod
     def _signature(
@@ -92,7 +113,7 @@ class Scheduler:
         self,
         pod: dict[str, Any],
         nodes: list[dict[str, Any]],
-        pods: list[dict[str, Any]],
+        usage: dict[str, tuple[int, dict[str, float]]],
         pvcs: dict[tuple[str, str], dict[str, Any]],
         classes: dict[str, dict[str, Any]],
     ) -> tuple[dict[str, Any] | None, str]:
@@ -115,14 +136,20 @@ class Scheduler:
         req = effective_requests(pod.get("spec") or {})
         reasons: dict[str, int] = {}
         resolvable = 0
+        best: tuple[float, dict[str, Any]] | None = None
         for node in nodes:
-            why = self._filter(pod, node, pods, req)
+            why = self._filter(pod, node, usage, req)
             if not why:
-                return node, ""
+                score = self._least_allocated(node, usage, req)
+                if best is None or score > best[0]:
+                    best = (score, node)
+                continue
             for w, _fixable in why:
                 reasons[w] = reasons.get(w, 0) + 1
             if any(f for _, f in why):
                 resolvable += 1
+        if best is not None:
+            return best[1], ""
         parts = sorted(f"{n} {r}" for r, n in reasons.items())
         pre = []
         if resolvable:
@@ -143,8 +170,25 @@ class Scheduler:
                 return c
         return None
 
+    @staticmethod
+    def _least_allocated(node: dict[str, Any], usage: dict[str, tuple[int, dict[str, float]]],
+                         req: dict[str, float]) -> float:
+        """NodeResourcesFit's default LeastAllocated score: the mean free fraction of cpu and memory after
+        placing the pod (the highest wins; ties go to the first node in name order), so pods spread."""
+        from pytest_simian.sim.containers import parse_quantity
+
+        alloc = (node.get("status") or {}).get("allocatable") or {}
+        used = usage.get(node["metadata"]["name"], (0, {}))[1]
+        fractions = []
+        for res in ("cpu", "memory"):
+            cap = parse_quantity(alloc.get(res, "0"))
+            if cap > 0:
+                fractions.append((cap - used.get(res, 0.0) - req.get(res, 0.0)) / cap)
+        return sum(fractions) / len(fractions) if fractions else 0.0
+
     def _filter(
-        self, pod: dict[str, Any], node: dict[str, Any], pods: list[dict[str, Any]], req: dict[str, float]
+        self, pod: dict[str, Any], node: dict[str, Any], usage: dict[str, tuple[int, dict[str, float]]],
+        req: dict[str, float]
     ) -> list[tuple[str, bool]]:
         """Reasons the node does not fit, each with whether preemption could help."""
         from pytest_simian.sim.containers import parse_quantity
@@ -160,14 +204,7 @@ class Scheduler:
             return out
         alloc = (node.get("status") or {}).get("allocatable") or {}
         name = node["metadata"]["name"]
-        used: dict[str, float] = {}
-        count = 0
-        for p in pods:
-            if (p.get("spec") or {}).get("nodeName") != name or not pod_active(p):
-                continue
-            count += 1
-            for k, v in effective_requests(p.get("spec") or {}).items():
-                used[k] = used.get(k, 0.0) + v
+        count, used = usage.get(name, (0, {}))
         if count + 1 > parse_quantity(alloc.get("pods", "110")):
             out.append((M.MSG_TOO_MANY_PODS, True))
         for res in ("cpu", "memory", "ephemeral-storage"):
