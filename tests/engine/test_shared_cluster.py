@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -194,5 +195,43 @@ def test_under_xdist_a_control_never_runs_beside_a_fault(shared: dict[str, Any],
         released = [e["ts"] for e in es if e["event"] == "arena.released"]
         assert held and released
         assert released[-1] < start or held[0] > end, (es[0].get("scenario_id"), held, released, start, end)
+    # The same, from the API server's own record: no object the other scenarios manage exists in any
+    # namespace between the control's efficacy pass and its report.
+    windows = _lifetimes(shared["root"] / "state" / "requests.jsonl", {"orders", "billing"})
+    assert windows, "the request log shows no fault object being created"
+    t0, t1 = _when(start), _when(end)
+    for key, (born, gone) in windows.items():
+        assert gone is not None and (gone <= t0 or born >= t1), (key, born, gone, t0, t1)
     # (a SIGKILLed runner's hold, if a test left one, is not this run's: it goes stale on its own)
     assert [x for x in _leftovers(shared["kube"]) if x != "arena-ns-brief"] == []
+
+
+def _when(ts: str) -> datetime:
+    return datetime.fromisoformat(ts.replace("Z", "+00:00"))
+
+
+def _lifetimes(log: Path, namespaces: set[str]) -> dict[tuple[str, str, str], tuple[datetime, datetime | None]]:
+    """Per object in `namespaces`: when the first successful write made it exist and when a successful delete
+    (of the object or of its namespace) ended it, read from the request log (sorted by time)."""
+    rows = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    rows.sort(key=lambda r: r["time"])
+    alive: dict[tuple[str, str, str], tuple[datetime, datetime | None]] = {}
+    for r in rows:
+        if not 200 <= int(r.get("status", 0)) < 300:
+            continue
+        when = _when(r["time"])
+        ns, res, name, verb = r.get("namespace", ""), r.get("resource", ""), r.get("name", ""), r.get("verb", "")
+        if res == "namespaces" and verb == "delete" and name in namespaces:
+            for key, (born, gone) in alive.items():
+                if key[0] == name and gone is None:
+                    alive[key] = (born, when)
+            continue
+        if ns not in namespaces or not name or r.get("subresource"):
+            continue
+        key = (ns, res, name)
+        if verb in ("create", "patch", "update", "apply"):
+            if key not in alive or alive[key][1] is not None:
+                alive[key] = (when, None)
+        elif verb == "delete" and key in alive and alive[key][1] is None:
+            alive[key] = (alive[key][0], when)
+    return alive
