@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from pytest_simian.record.artifacts import RunArtifacts, read_run
 from pytest_simian.record.join import SCENARIO_ENDED, AttemptRecord, join
 from pytest_simian.record.rescore import clusters_from_events, evaluate_artifacts
 from pytest_simian.scoring.measures import GroundTruth, claims, in_scope, satisfies
-from pytest_simian.scoring.outcomes import Verdict
+from pytest_simian.scoring.outcomes import Verdict, seconds_between
 from pytest_simian.scoring.report import DecodedReport, Finding, Report, decode_report
 from pytest_simian.scoring.scorecard import RunEvaluation, truth_from_run
 from pytest_simian.scoring.vocabulary import get_vocabulary
@@ -157,7 +156,7 @@ def _attempt_view(directory: Path, run: Mapping[str, Any], v: Verdict, rec: Atte
         and rec.report_file else None
     view = AttemptView(verdict=v, record=rec, scenario=entry, nodeid=nodeid, report_doc=doc, decoded=decoded,
                        efficacy=[_efficacy_row(e) for e in rec.efficacy], transcripts=transcripts,
-                       duration=_seconds(rec.started_at, ended_at))
+                       duration=seconds_between(rec.started_at, ended_at))
     truth = truth_from_run(entry, v.scenario_id) if entry else None
     report = decoded.report if decoded is not None else None
     if truth is not None:
@@ -241,14 +240,4 @@ def _names_attempt(rel: str, attempt_id: str) -> bool:
     parts = rel.split("/")[1:]
     return any(part == attempt_id or part.startswith(attempt_id + ".") or part.startswith(attempt_id + "-")
                for part in parts)
-
-
-def _seconds(a: str | None, b: str | None) -> float | None:
-    if not a or not b:
-        return None
-    try:
-        return (datetime.fromisoformat(b.replace("Z", "+00:00"))
-                - datetime.fromisoformat(a.replace("Z", "+00:00"))).total_seconds()
-    except ValueError:
-        return None
 

@@ -103,7 +103,8 @@ class Verdict:
     report_structured: bool = False
 
 
-def _seconds_between(a: str | None, b: str | None) -> float | None:
+def seconds_between(a: str | None, b: str | None) -> float | None:
+    """Seconds from RFC 3339 time `a` to `b`, or None when either is missing or unreadable."""
     if not a or not b:
         return None
     try:
@@ -140,7 +141,7 @@ def decide(rec: AttemptRecord, truth: GroundTruth | None, fault_count: int, voca
             why = "no passing efficacy record: " + rec.missing_efficacy(fault_count)
         return mk(outcome=ERROR, attempted=True, manifested=False, scored=False,
                        message=f"NOT SCORED — {why}", cell="NOT SCORED")
-    ttr = _seconds_between(rec.efficacy_passed_at(), rec.report_received_at)
+    ttr = seconds_between(rec.efficacy_passed_at(), rec.report_received_at)
     if rec.harness_error:
         return mk(outcome=ERROR, attempted=True, manifested=True, scored=False,
                        message=f"HARNESS ERROR — {rec.harness_error}", cell="HARNESS ERROR")

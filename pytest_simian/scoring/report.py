@@ -73,7 +73,7 @@ def decode_report(obj: Any) -> DecodedReport:
     try:
         overall = _string(obj, "overall_severity", "overall_severity")
         summary = _string(obj, "summary", "summary")
-        raw_findings = _lookup(obj, "findings")
+        raw_findings = json_key(obj, "findings")
         if raw_findings is None:
             raw_findings = []
         if not isinstance(raw_findings, list):
@@ -102,8 +102,8 @@ class _ShapeError(Exception):
     pass
 
 
-def _lookup(obj: dict[str, Any], key: str) -> Any:
-    """Go's json.Unmarshal: the exact key if present, else the first key equal ignoring case."""
+def json_key(obj: dict[str, Any], key: str) -> Any:
+    """Go's json.Unmarshal matching: the exact key if present, else the first key equal ignoring case."""
     if key in obj:
         return obj[key]
     low = key.lower()
@@ -119,7 +119,7 @@ def _has(obj: dict[str, Any], key: str) -> bool:
 
 
 def _string(obj: dict[str, Any], key: str, where: str) -> str:
-    value = _lookup(obj, key)
+    value = json_key(obj, key)
     if value is None:
         return ""
     if not isinstance(value, str):

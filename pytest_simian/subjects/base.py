@@ -12,6 +12,7 @@ from __future__ import annotations
 import abc
 import os
 import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,6 +95,14 @@ def parse_subject_option(text: str) -> SubjectOption:
         raise PackError(f"--simian-subject {text!r}: expected [NAME=]SCHEME:SPEC, e.g. noop: or "
                         "exec:./my-agent")
     return SubjectOption(name, m.group(1), m.group(2), spec)
+
+
+def split_command(spec: str, rest: str) -> list[str]:
+    """The words of a subject spec's command line, or a PackError naming the spec."""
+    try:
+        return shlex.split(rest)
+    except ValueError as exc:
+        raise PackError(f"--simian-subject {spec!r}: cannot split the command line: {exc}") from None
 
 
 def default_name(scheme: str, rest: str) -> str:

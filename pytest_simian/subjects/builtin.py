@@ -12,13 +12,12 @@ Must not: import a subject's code.
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 from pathlib import Path
 
 from pytest_simian.errors import PackError, SubjectError
 from pytest_simian.scoring.report import last_json_object
-from pytest_simian.subjects.base import Subject, SubjectContext, SubjectResult
+from pytest_simian.subjects.base import Subject, SubjectContext, SubjectResult, split_command
 from pytest_simian.subjects.process import run_process
 
 
@@ -35,10 +34,7 @@ class ExecSubject(Subject):
 
     def __init__(self, name: str, spec: str, rest: str) -> None:
         super().__init__(name, spec)
-        try:
-            argv = shlex.split(rest)
-        except ValueError as exc:
-            raise PackError(f"--simian-subject {spec!r}: cannot split the command line: {exc}") from None
+        argv = split_command(spec, rest)
         if not argv:
             raise PackError(f"--simian-subject {spec!r}: exec: needs a program")
         self.argv = argv

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shlex
 import shutil
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -27,7 +26,7 @@ from typing import Any
 
 from pytest_simian.errors import HarnessError, PackError, SubjectError
 from pytest_simian.scoring.report import rank
-from pytest_simian.subjects.base import Subject, SubjectContext, SubjectResult
+from pytest_simian.subjects.base import Subject, SubjectContext, SubjectResult, split_command
 from pytest_simian.subjects.builtin import resolve_program
 from pytest_simian.subjects.process import ProcessOutcome, run_process
 
@@ -333,10 +332,7 @@ class LookoutSubject(Subject):
 
     def __init__(self, name: str, spec: str, rest: str) -> None:
         super().__init__(name, spec)
-        try:
-            words = shlex.split(rest)
-        except ValueError as exc:
-            raise PackError(f"--simian-subject {spec!r}: cannot split the command line: {exc}") from None
+        words = split_command(spec, rest)
         if len(words) > 1:
             raise PackError(f"--simian-subject {spec!r}: lookout: takes only the binary; the adapter chooses "
                             "each command's flags (see docs/subjects-adapters.md)")

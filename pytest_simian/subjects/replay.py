@@ -13,7 +13,6 @@ the fault; it reaches this adapter only through the SubjectContext).
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any
 from pytest_simian.errors import HarnessError, PackError, SubjectError
 from pytest_simian.record.artifacts import ArtifactError, read_run
 from pytest_simian.record.join import join
-from pytest_simian.subjects.base import Subject, SubjectContext, SubjectResult
+from pytest_simian.subjects.base import Subject, SubjectContext, SubjectResult, split_command
 
 
 @dataclass(frozen=True)
@@ -109,10 +108,7 @@ class ReplaySubject(Subject):
 
     def __init__(self, name: str, spec: str, rest: str) -> None:
         super().__init__(name, spec)
-        try:
-            words = shlex.split(rest)
-        except ValueError as exc:
-            raise PackError(f"--simian-subject {spec!r}: cannot split: {exc}") from None
+        words = split_command(spec, rest)
         subject: str | None = None
         if len(words) == 3 and words[1] == "--subject":
             subject = words[2]

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import shutil
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,8 @@ from typing import Any
 import yaml
 
 from pytest_simian.errors import HarnessError, PackError, SubjectError
-from pytest_simian.subjects.base import Subject, SubjectContext, SubjectResult
+from pytest_simian.scoring.report import json_key
+from pytest_simian.subjects.base import Subject, SubjectContext, SubjectResult, split_command
 from pytest_simian.subjects.builtin import resolve_program
 from pytest_simian.subjects.lookout import namespace_from_prompt
 from pytest_simian.subjects.process import run_process
@@ -76,10 +76,7 @@ class SreAgentSubject(Subject):
 
     def __init__(self, name: str, spec: str, rest: str) -> None:
         super().__init__(name, spec)
-        try:
-            words = shlex.split(rest)
-        except ValueError as exc:
-            raise PackError(f"--simian-subject {spec!r}: cannot split the command line: {exc}") from None
+        words = split_command(spec, rest)
         if not words:
             raise PackError(f"--simian-subject {spec!r}: sre-agent: needs the agent binary")
         bad = owned_flags_in(words[1:])
@@ -121,7 +118,7 @@ class SreAgentSubject(Subject):
             tail = (proc.stderr.strip().splitlines() or [""])[-1][:200]
             raise SubjectError(f"exited {proc.exit_code}" + (f": {tail}" if tail else ""), exit_code=proc.exit_code)
         entry = read_assessment(out_file)
-        health = _lookup(entry.get("run") or {}, "Health")
+        health = json_key(entry.get("run") or {}, "Health")
         if not isinstance(health, dict):
             why = entry.get("error") or "the agent submitted no HealthReport"
             raise SubjectError(f"no HealthReport in the transcript: {str(why)[:300]}")
@@ -173,8 +170,8 @@ def transcript_summary(entry: dict[str, Any]) -> dict[str, Any]:
     """What the report file records about the run (the transcript file has everything): the tool
     trajectory's length and distinct tools, delegations, stalls, protests and token totals."""
     run = entry.get("run") or {}
-    traj = _lookup(run, "Trajectory") or []
-    spans = ((_lookup(run, "usage") or {}).get("spans") or []) if isinstance(_lookup(run, "usage"), dict) else []
+    traj = json_key(run, "Trajectory") or []
+    spans = ((json_key(run, "usage") or {}).get("spans") or []) if isinstance(json_key(run, "usage"), dict) else []
     totals: dict[str, int] = {}
     for s in spans:
         if not isinstance(s, dict):
@@ -186,21 +183,10 @@ def transcript_summary(entry: dict[str, Any]) -> dict[str, Any]:
     return {
         "tool_calls": len(traj) if isinstance(traj, list) else 0,
         "tools": sorted({str(t) for t in traj}) if isinstance(traj, list) else [],
-        "delegations": list(_lookup(run, "Delegations") or []),
-        "stalls": len(_lookup(run, "Stalls") or []),
-        "protests": len(_lookup(run, "Protests") or []),
+        "delegations": list(json_key(run, "Delegations") or []),
+        "stalls": len(json_key(run, "Stalls") or []),
+        "protests": len(json_key(run, "Protests") or []),
         "usage": totals,
         "agent_error": str(entry.get("error") or ""),
         "elapsed": str(entry.get("elapsed") or ""),
     }
-
-
-def _lookup(obj: dict[str, Any], key: str) -> Any:
-    """Go's json.Unmarshal matching: exact key, else ignoring case."""
-    if key in obj:
-        return obj[key]
-    low = key.lower()
-    for k, v in obj.items():
-        if k.lower() == low:
-            return v
-    return None
