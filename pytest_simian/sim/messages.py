@@ -58,21 +58,28 @@ REASON_UNHEALTHY = _m("REASON_UNHEALTHY", "reason", "Unhealthy", _EV, "Container
 # ---------------------------------------------------------------- image pulls (images/image_manager.go)
 _IM = K + "pkg/kubelet/images/image_manager.go"
 MSG_PULLING_IMAGE = _m(
-    "MSG_PULLING_IMAGE", "event", 'Pulling image "{image}"', _IM, "imageManager.pullImage: logIt(PullingImage)"
+    "MSG_PULLING_IMAGE",
+    "event",
+    'Pulling image "{image}"',
+    _IM,
+    "imageManager.pullImage: logIt(PullingImage); same text in stlaz/kubernetes@924d651 (1.35-era copy)",
 )
 MSG_PULLED_IMAGE = _m(
     "MSG_PULLED_IMAGE",
     "event",
     'Successfully pulled image "{image}" in {duration} ({total} including waiting). Image size: {size} bytes.',
     _IM,
-    "imageManager.EnsureImageExists: logIt(PulledImage) after a successful pull",
+    "imageManager.pullImage: logIt(PulledImage) after a successful pull; same text in "
+    "stlaz/kubernetes@924d651 (1.35-era copy)",
 )
 MSG_IMAGE_PRESENT = _m(
     "MSG_IMAGE_PRESENT",
     "event",
-    'Container image "{image}" already present on machine',
+    'Container image "{image}" already present on machine and can be accessed by the pod',
     _IM,
-    "imageManager.EnsureImageExists: image present, policy does not pull",
+    "EnsureImageExists: image present, KubeletEnsureSecretPulledImages on and MustAttemptImagePull false "
+    "(gate beta and on by default since 1.35, kubernetes/kubernetes#135228; gate off: text ends at "
+    '"on machine")',
 )
 MSG_IMAGE_NEVER_PULL = _m(
     "MSG_IMAGE_NEVER_PULL",
@@ -86,10 +93,14 @@ MSG_FAILED_TO_PULL = _m(
     "event",
     'Failed to pull image "{image}": {error}',
     _IM,
-    "EnsureImageExists: logIt(FailedToPullImage)",
+    "pullImage: logIt(FailedToPullImage); same text in stlaz/kubernetes@924d651 (1.35-era copy)",
 )
 MSG_BACKOFF_PULLING = _m(
-    "MSG_BACKOFF_PULLING", "event", 'Back-off pulling image "{image}"', _IM, "pullImage: IsInBackOffSinceUpdate branch"
+    "MSG_BACKOFF_PULLING",
+    "event",
+    'Back-off pulling image "{image}"',
+    _IM,
+    "pullImage: IsInBackOffSinceUpdate branch; same text in stlaz/kubernetes@924d651 (1.35-era copy)",
 )
 MSG_BACKOFF_PULLING_STATUS = _m(
     "MSG_BACKOFF_PULLING_STATUS",
@@ -213,40 +224,47 @@ _KRM = K + "pkg/kubelet/kuberuntime/kuberuntime_manager.go"
 MSG_CREATED_CONTAINER = _m(
     "MSG_CREATED_CONTAINER",
     "event",
-    "Created container: {name}",
+    "Container created",
     _KRC,
-    "startContainer: recordContainerEvent(CreatedContainer)",
+    'startContainer: recordContainerEvent(CreatedContainer, "Container created"); the name was dropped in 1.35 '
+    "(kubernetes/kubernetes#134043; the container is in the event's fieldPath)",
 )
 MSG_STARTED_CONTAINER = _m(
     "MSG_STARTED_CONTAINER",
     "event",
-    "Started container {name}",
+    "Container started",
     _KRC,
-    "startContainer: recordContainerEvent(StartedContainer)",
+    'startContainer: recordContainerEvent(StartedContainer, "Container started"); the name was dropped in 1.35 '
+    "(kubernetes/kubernetes#134043)",
 )
 MSG_ERROR_PREFIX = _m(
     "MSG_ERROR_PREFIX",
     "event",
     "Error: {error}",
     _KRC,
-    'startContainer: recordContainerEvent(FailedToCreateContainer, "Error: %v")',
+    'startContainer: recordContainerEvent(FailedToCreateContainer / FailedToStartContainer, "Error: %v"); '
+    "unchanged after #134043",
 )
 MSG_KILLING_STOPPING = _m(
-    "MSG_KILLING_STOPPING", "event", "Stopping container {name}", _KRC, "killContainer: default message"
+    "MSG_KILLING_STOPPING",
+    "event",
+    "Stopping container {name}",
+    _KRC,
+    'killContainer: default message fmt.Sprintf("Stopping container %s"); unchanged after #134043',
 )
 MSG_KILLING_LIVENESS = _m(
     "MSG_KILLING_LIVENESS",
     "event",
     "Container {name} failed liveness probe, will be restarted",
     _KRM,
-    "computePodActions: liveness failure message passed to killContainer",
+    'computePodActions: "Container %s failed liveness probe" + ", will be restarted", passed to killContainer',
 )
 MSG_KILLING_STARTUP = _m(
     "MSG_KILLING_STARTUP",
     "event",
     "Container {name} failed startup probe, will be restarted",
     _KRM,
-    "computePodActions: startup failure message passed to killContainer",
+    'computePodActions: "Container %s failed startup probe" + ", will be restarted", passed to killContainer',
 )
 MSG_BACKOFF_RESTARTING_EVENT = _m(
     "MSG_BACKOFF_RESTARTING_EVENT",
@@ -320,9 +338,10 @@ MSG_PROBE_FAILED = _m(
 MSG_PROBE_ERRORED = _m(
     "MSG_PROBE_ERRORED",
     "event",
-    "{probe} probe errored: {error}",
+    "{probe} probe errored and resulted in {result} state: {error}",
     _PR,
-    'recordContainerEvent(ContainerUnhealthy, "%s probe errored: %v")',
+    'probe: recordContainerEvent(ContainerUnhealthy, "%s probe errored and resulted in %s state: %s") since 1.33 '
+    "(kubernetes/kubernetes#125901); result is probe.Result, e.g. unknown",
 )
 MSG_HTTP_PROBE_STATUS = _m(
     "MSG_HTTP_PROBE_STATUS",

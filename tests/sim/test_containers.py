@@ -233,7 +233,7 @@ def test_successful_pull_events_and_image_ids() -> None:
     assert msgs[0] == ("Pulling", 'Pulling image "nginx:1.27"')
     assert msgs[1][0] == "Pulled" and msgs[1][1].startswith('Successfully pulled image "nginx:1.27" in 2.156s '
                                                             "(2.156s including waiting). Image size: ")
-    assert msgs[2:4] == [("Created", "Created container: app"), ("Started", "Started container app")]
+    assert msgs[2:4] == [("Created", "Container created"), ("Started", "Container started")]
     st = rt.status(10)["containerStatuses"][0]
     assert st["image"] == "docker.io/library/nginx:1.27"
     assert st["imageID"].startswith("docker.io/library/nginx@sha256:")
@@ -243,7 +243,8 @@ def test_successful_pull_events_and_image_ids() -> None:
 def test_preloaded_image_is_already_present() -> None:
     rt = PodRuntime(make_pod(["sleep", "3600"]), now=0.0)
     rt.step(1)
-    assert rt.events[0].message == 'Container image "busybox:1.36" already present on machine'
+    assert rt.events[0].message == ('Container image "busybox:1.36" already present on machine '
+                                    "and can be accessed by the pod")
 
 
 def test_invalid_image_name() -> None:

@@ -279,7 +279,7 @@ spec:
         described = sim.kubectl("describe", "-n", "fault-crashloop", pod).stdout
         assert "CrashLoopBackOff" in described
         assert "Back-off restarting failed container app in pod" in described
-        assert 'Container image "busybox:1.36" already present on machine' in described
+        assert 'Container image "busybox:1.36" already present on machine and can be accessed by the pod' in described
         prev = sim.kubectl("logs", "-n", "fault-crashloop", pod, "--previous").stdout
         assert prev == "connecting to payments db\nFATAL: connection refused\n"
     finally:
