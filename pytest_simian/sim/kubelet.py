@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import copy
 import ipaddress
 import math
 from datetime import UTC, datetime
@@ -25,6 +24,7 @@ from pytest_simian.sim import busybox, images
 from pytest_simian.sim.clock import format_time
 from pytest_simian.sim.containers import PodRuntime, render_logs
 from pytest_simian.sim.controllers.events import EventRecorder
+from pytest_simian.sim.store import json_copy
 
 __all__ = ["Kubelet", "StoreEnvironment", "service_env_vars"]
 
@@ -102,7 +102,7 @@ class StoreEnvironment:
         return None if s is None else _decode(s.get("data"))
 
     def service_env(self, namespace: str) -> dict[str, str]:
-        svcs = [s for s in self.store.items("services", namespace)]
+        svcs = self.store.view("services", namespace)
         master = self.store.get_or_none("services", "kubernetes", "default")
         env = service_env_vars(svcs)
         if master is not None:
@@ -121,7 +121,7 @@ class StoreEnvironment:
         """(address, service or None) for a host name or IP as cluster DNS answers it."""
         try:
             ipaddress.ip_address(host)
-            for svc in self.store.items("services"):
+            for svc in self.store.view("services"):
                 if (svc.get("spec") or {}).get("clusterIP") == host:
                     return host, svc
             return host, None
@@ -157,7 +157,7 @@ class StoreEnvironment:
         sel = (svc.get("spec") or {}).get("selector") or {}
         ns = svc["metadata"]["namespace"]
         out = []
-        for pod in self.store.items("pods", ns):
+        for pod in self.store.view("pods", ns):
             if _selector_matches(sel, (pod.get("metadata") or {}).get("labels") or {}) and _pod_ready(pod):
                 ip = (pod.get("status") or {}).get("podIP")
                 if ip:
@@ -230,6 +230,10 @@ class Kubelet:
         self.recorder = EventRecorder(store, "kubelet", node_name)
         self._kick = asyncio.Event()
         self._installed = False
+        self._due: dict[str, float] = {}  # pod uid -> virtual time its runtime wants stepping again
+        self._seen_rv: dict[str, str | None] = {}  # pod uid -> resourceVersion this kubelet last saw/wrote
+        self._env_version: tuple[int, ...] = ()
+        self._writing = False
 
     # -- store hooks
     def install(self) -> None:
@@ -301,19 +305,36 @@ class Kubelet:
 
     # -- the loop
     def sync_once(self) -> float | None:
-        now = self.store.clock.timestamp()
+        """Step the pods bound to this node that need it; returns the earliest virtual time one wants again.
+
+        A pod is stepped when it is new to this kubelet, when its object changed since this kubelet last
+        saw it (a deletion, a spec change, a write by someone else), when its own wake-up time has come, or
+        when a ConfigMap, Secret or Service changed (a container waiting on a missing key may now start).
+        Every other pod is left alone, so a sync costs what changed, not the node's pod count.
+        """
+        store = self.store
+        now = store.clock.timestamp()
+        env_version = (store.version_of("configmaps"), store.version_of("secrets"), store.version_of("services"))
+        everything = env_version != self._env_version
+        self._env_version = env_version
         seen: set[str] = set()
         wake: list[float] = []
-        for pod in self.store.items("pods"):
-            if (pod.get("spec") or {}).get("nodeName") != self.node_name:
-                continue
-            md = pod["metadata"]
+        for stored in store.pods_on_node(self.node_name):
+            md = stored["metadata"]
             uid = md.get("uid", "")
             seen.add(uid)
             rt = self.runtimes.get(uid)
+            due = self._due.get(uid)
+            if (rt is not None and not everything and self._seen_rv.get(uid) == md.get("resourceVersion")
+                    and (due is None or due > now)):
+                if due is not None:
+                    wake.append(due)
+                continue
+            pod = json_copy(stored)
+            md = pod["metadata"]
             if rt is None:
                 if md.get("deletionTimestamp"):
-                    self.store.delete("pods", md["name"], md.get("namespace"), grace_period_seconds=0)
+                    store.delete("pods", md["name"], md.get("namespace"), grace_period_seconds=0)
                     continue
                 rt = PodRuntime(pod, env=self.env, now=now, node_name=self.node_name, host_ip=self.host_ip,
                                 pod_ip=self._pod_ip(pod), node_images=self.node_images, cpus=self.cpus,
@@ -327,32 +348,48 @@ class Kubelet:
             for ev in events:
                 self.recorder.record(pod, ev.type, ev.reason, ev.message, field_path=ev.field_path, at=ev.time)
             if rt.deleting and rt.finished:
-                self.store.delete("pods", md["name"], md.get("namespace"), grace_period_seconds=0)
-                self.runtimes.pop(uid, None)
+                store.delete("pods", md["name"], md.get("namespace"), grace_period_seconds=0)
+                self._forget(uid)
                 continue
-            self._write_status(pod, rt, now)
+            self._seen_rv[uid] = self._write_status(pod, rt, now)
             nxt = rt.next_wakeup()
-            if nxt is not None:
+            if nxt is None:
+                self._due.pop(uid, None)
+            else:
+                self._due[uid] = nxt
                 wake.append(nxt)
         for uid in list(self.runtimes):
             if uid not in seen:
-                del self.runtimes[uid]
+                self._forget(uid)
         return min(wake) if wake else None
 
-    def _write_status(self, pod: dict[str, Any], rt: PodRuntime, now: float) -> None:
+    def _forget(self, uid: str) -> None:
+        self.runtimes.pop(uid, None)
+        self._due.pop(uid, None)
+        self._seen_rv.pop(uid, None)
+
+    def _write_status(self, pod: dict[str, Any], rt: PodRuntime, now: float) -> str | None:
+        """Write the pod's status if it changed; the pod's resourceVersion afterwards (None: write failed,
+        so the next sync looks at the pod again)."""
         old = pod.get("status") or {}
         scheduled = next((c for c in old.get("conditions") or [] if c.get("type") == "PodScheduled"), None)
         new = rt.status(now, scheduled=scheduled)
         keep = {k: v for k, v in old.items() if k in ("nominatedNodeName",)}
         new.update(keep)
         if new == old:
-            return
-        obj = copy.deepcopy(pod)
+            return pod["metadata"].get("resourceVersion")  # type: ignore[no-any-return]
+        obj = dict(pod)
         obj["status"] = new
+        self._writing = True
         try:
-            self.store.update_status("pods", obj, namespace=pod["metadata"].get("namespace"), manager="kubelet")
+            written = self.store.update_status("pods", obj, namespace=pod["metadata"].get("namespace"),
+                                               manager="kubelet")
+            return written["metadata"].get("resourceVersion")  # type: ignore[no-any-return]
         except Exception:  # noqa: BLE001 - a concurrent write (conflict/deleted): the next sync retries
             self._kick.set()
+            return None
+        finally:
+            self._writing = False
 
     async def run(self) -> None:
         self.install()
@@ -362,9 +399,9 @@ class Kubelet:
             kind = obj.get("kind")
             if kind == "Pod":
                 spec = obj.get("spec") or {}
-                if spec.get("nodeName") == self.node_name and (
-                        ev.type != "MODIFIED" or (obj.get("metadata") or {}).get("deletionTimestamp")
-                        or obj["metadata"].get("uid") not in self.runtimes):
+                md = obj.get("metadata") or {}
+                if spec.get("nodeName") == self.node_name and not self._writing and (
+                        ev.type != "MODIFIED" or self._seen_rv.get(md.get("uid", "")) != md.get("resourceVersion")):
                     self._kick.set()
             elif kind in ("ConfigMap", "Secret", "Service"):
                 self._kick.set()

@@ -71,7 +71,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import builtins
-import copy
 import json
 import logging
 import uuid
@@ -207,10 +206,21 @@ class Watch:
             yield ev
 
 
+def json_copy(obj: Any) -> Any:
+    """A deep copy of a JSON-shaped value (dicts, lists, scalars), several times faster than
+    ``copy.deepcopy``, which the store pays on every read it hands out."""
+    if type(obj) is dict:
+        return {k: json_copy(v) for k, v in obj.items()}
+    if type(obj) is list:
+        return [json_copy(v) for v in obj]
+    return obj
+
+
 @dataclass
 class _Table:
     objects: dict[Key, dict[str, Any]] = field(default_factory=dict)
     sorted_keys: builtins.list[Key] | None = None
+    version: int = 0  # resourceVersion of the last write to this table (0: never written)
 
 
 class Store:
@@ -233,6 +243,7 @@ class Store:
         self._watchers: dict[str, set[Watch]] = {}
         self._subscribers: builtins.list[Callable[[WatchEvent], None]] = []
         self._by_uid: dict[str, tuple[ResourceType, Key]] = {}
+        self._pods_by_node: dict[str, dict[Key, dict[str, Any]]] = {}  # spec.nodeName -> stored pods
         self._dependents: dict[str, set[str]] = {}  # owner uid -> dependent uids
         self._controllers: builtins.list[tuple[str, Callable[[Store], Coroutine[Any, Any, None]]]] = []
         self._tasks: builtins.list[asyncio.Task[None]] = []
@@ -292,7 +303,7 @@ class Store:
         return obj
 
     def get(self, resource: str | ResourceType, name: str, namespace: str | None = None) -> dict[str, Any]:
-        return copy.deepcopy(self.raw_get(self._rt(resource), name, namespace))
+        return json_copy(self.raw_get(self._rt(resource), name, namespace))
 
     def get_or_none(self, resource: str | ResourceType, name: str, namespace: str | None = None
                     ) -> dict[str, Any] | None:
@@ -389,11 +400,33 @@ class Store:
             meta["continue"] = token
             meta["remainingItemCount"] = remaining
         return {"kind": rt.list_kind, "apiVersion": rt.api_version, "metadata": meta,
-                "items": copy.deepcopy(items)}
+                "items": json_copy(items)}
 
     def items(self, resource: str | ResourceType, namespace: str | None = None) -> builtins.list[dict[str, Any]]:
+        """Copies of every object of a kind (in one namespace): the caller may change them."""
         rt = self._rt(resource)
-        return copy.deepcopy(self.raw_list(rt, namespace)[0])
+        return json_copy(self.raw_list(rt, namespace)[0])
+
+    def view(self, resource: str | ResourceType, namespace: str | None = None) -> builtins.list[dict[str, Any]]:
+        """The stored objects of a kind themselves, in key order: a controller's read of the whole state
+        without copying it. Never mutate what this returns (copy an object before changing it): stored
+        objects are shared with watchers and the encoded-bytes cache."""
+        rt = self._rt(resource)
+        t = self._tables[rt.key]
+        keys = self._sorted_keys(rt)
+        if namespace and rt.namespaced:
+            return [t.objects[k] for k in keys if k[0] == namespace]
+        return [t.objects[k] for k in keys]
+
+    def pods_on_node(self, node_name: str) -> builtins.list[dict[str, Any]]:
+        """The stored pods bound to a node (``spec.nodeName``), read-only like :meth:`view`: a kubelet's
+        informer with its ``spec.nodeName`` field selector, without scanning every pod of the cluster."""
+        return builtins.list(self._pods_by_node.get(node_name, {}).values())
+
+    def version_of(self, resource: str | ResourceType) -> int:
+        """The resourceVersion of the last write to a kind (0 if never written): a cheap "did anything of
+        this kind change since I last looked" for level-triggered loops."""
+        return self._tables[self._rt(resource).key].version
 
     def _label_selector(self, s: str | None) -> Any:
         if not s:
@@ -438,6 +471,9 @@ class Store:
         if key not in t.objects:
             t.sorted_keys = None
         t.objects[key] = obj
+        t.version = int(md["resourceVersion"])
+        if rt.key == "pods":
+            self._index_pod(key, old, obj)
         uid = md["uid"]
         self._by_uid[uid] = (rt, key)
         old_owners = {r.get("uid") for r in (old or {}).get("metadata", {}).get("ownerReferences") or []}
@@ -451,6 +487,14 @@ class Store:
             self._mirror_event(rt, obj, etype, old)
         if rt.namespaced:
             self._quota_changed(rt, md.get("namespace", ""))
+
+    def _index_pod(self, key: Key, old: dict[str, Any] | None, new: dict[str, Any] | None) -> None:
+        was = ((old or {}).get("spec") or {}).get("nodeName")
+        now = ((new or {}).get("spec") or {}).get("nodeName")
+        if was and was != now:
+            self._pods_by_node.get(was, {}).pop(key, None)
+        if now and new is not None:
+            self._pods_by_node.setdefault(now, {})[key] = new
 
     def _quota_changed(self, rt: ResourceType, namespace: str) -> None:
         """Keep ResourceQuota status.used current (the quota controller's job) for namespaces with quotas."""
@@ -513,6 +557,8 @@ class Store:
         t = self._tables[rt.key]
         t.objects.pop(key, None)
         t.sorted_keys = None
+        if rt.key == "pods":
+            self._index_pod(key, obj, None)
         uid = md["uid"]
         self._by_uid.pop(uid, None)
         self._encoded.pop(uid + obj.get("apiVersion", ""), None)
@@ -520,6 +566,7 @@ class Store:
             self._dependents.get(r.get("uid"), set()).discard(uid)
         gone = dict(obj)
         gone["metadata"] = dict(md, resourceVersion=str(self._next_rv()))
+        t.version = self.resource_version
         self._emit("DELETED", rt, gone, int(gone["metadata"]["resourceVersion"]))
         if rt.kind == "Event":
             self._mirror_event(rt, gone, "DELETED", None, gone=True)
@@ -570,7 +617,7 @@ class Store:
         _managed: builtins.list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         rt = self._rt(resource)
-        obj = copy.deepcopy(obj)
+        obj = json_copy(obj)
         obj["apiVersion"] = rt.api_version
         obj["kind"] = rt.kind
         ns = self._namespace_of(rt, obj, namespace)
@@ -601,12 +648,12 @@ class Store:
             if mf:
                 md["managedFields"] = mf
         if dry_run:
-            return copy.deepcopy(obj)
+            return json_copy(obj)
         md["resourceVersion"] = str(self._next_rv())
         self._store(rt, obj, "ADDED", None)
         if rt.key == "namespaces":
             self._namespace_created(obj)
-        return copy.deepcopy(obj)
+        return json_copy(obj)
 
     def update(
         self,
@@ -621,7 +668,7 @@ class Store:
         _operation: str = "Update",
     ) -> dict[str, Any]:
         rt = self._rt(resource)
-        obj = copy.deepcopy(obj)
+        obj = json_copy(obj)
         ns = self._namespace_of(rt, obj, namespace)
         md = obj["metadata"]
         name = md.get("name") or ""
@@ -651,7 +698,7 @@ class Store:
                           subresource: str) -> dict[str, Any]:
         has_status = rt.subresource("status") is not None
         if subresource == "status":
-            new = copy.deepcopy(old)
+            new = json_copy(old)
             if "status" in obj:
                 new["status"] = obj["status"]
             else:
@@ -674,7 +721,7 @@ class Store:
         nmd["resourceVersion"] = omd["resourceVersion"]
         if has_status:
             if "status" in old:
-                new["status"] = copy.deepcopy(old["status"])
+                new["status"] = json_copy(old["status"])
             else:
                 new.pop("status", None)
         apply_defaults(rt, new, self, old=old)
@@ -690,17 +737,17 @@ class Store:
         if rt.has_generation and self._spec_part(old) != self._spec_part(new):
             md["generation"] = int(old["metadata"].get("generation", 1)) + 1
         if new == old:
-            return copy.deepcopy(old)  # nothing changed: no write, no new resourceVersion
+            return json_copy(old)  # nothing changed: no write, no new resourceVersion
         if dry_run:
-            return copy.deepcopy(new)
+            return json_copy(new)
         # finalizers removed from an object being deleted: it goes now
         if md.get("deletionTimestamp") and not md.get("finalizers"):
             md["resourceVersion"] = str(self._next_rv())
             self._store(rt, new, "MODIFIED", old)
-            return copy.deepcopy(self._remove(rt, new))
+            return json_copy(self._remove(rt, new))
         md["resourceVersion"] = str(self._next_rv())
         self._store(rt, new, "MODIFIED", old)
-        return copy.deepcopy(new)
+        return json_copy(new)
 
     # -- patch / apply ----------------------------------------------------------------------------------------
     def patch(
@@ -723,11 +770,11 @@ class Store:
         old = self.raw_get(rt, name, namespace)
         try:
             if patch_type == "merge":
-                patched = json_merge_patch(copy.deepcopy(old), patch)
+                patched = json_merge_patch(json_copy(old), patch)
             elif patch_type == "json":
-                patched = json_patch(copy.deepcopy(old), patch)
+                patched = json_patch(json_copy(old), patch)
             elif patch_type == "strategic":
-                patched = strategic_merge_patch(copy.deepcopy(old), patch, api_version=rt.api_version,
+                patched = strategic_merge_patch(json_copy(old), patch, api_version=rt.api_version,
                                                 kind=rt.kind)
             else:
                 raise errors.ApiError(415, "UnsupportedMediaType", f"unsupported patch type {patch_type}")
@@ -765,7 +812,7 @@ class Store:
         rt = self._rt(resource)
         if not isinstance(applied, dict):
             raise errors.bad_request("the body of an apply patch must be an object")
-        applied = copy.deepcopy(applied)
+        applied = json_copy(applied)
         amd = applied.setdefault("metadata", {})
         if amd.get("name") and amd["name"] != name:
             raise errors.bad_request("metadata.name: Invalid value: the name of the object does not match the "
@@ -781,7 +828,7 @@ class Store:
         live = self._tables[rt.key].objects.get(self._key(rt, name, namespace))
         now = self.clock.now_str()
         try:
-            result = apply_fields(copy.deepcopy(live) if live else None, applied, manager=manager, force=force,
+            result = apply_fields(json_copy(live) if live else None, applied, manager=manager, force=force,
                                   api_version=rt.api_version, kind=rt.kind, now=now, subresource=subresource)
         except ApplyConflict as e:
             causes = getattr(e, "causes", None) or [
@@ -834,7 +881,7 @@ class Store:
                             f"{int(st.get('desiredHealthy', 0))} healthy pods and has "
                             f"{int(st.get('currentHealthy', 0))} currently")}]})
                 if not dry_run:
-                    new = copy.deepcopy(pdb)
+                    new = json_copy(pdb)
                     nst = new.setdefault("status", {})
                     nst["disruptionsAllowed"] = int(nst.get("disruptionsAllowed", 0)) - 1
                     nst.setdefault("disruptedPods", {})[name] = self.clock.now_str()
@@ -918,14 +965,14 @@ class Store:
                                       f"{preconditions['resourceVersion']}, ResourceVersion in object meta: "
                                       f"{md['resourceVersion']}")
         if dry_run:
-            return copy.deepcopy(obj)
+            return json_copy(obj)
         policy = propagation_policy or ("Orphan" if rt.key == "jobs.batch" else "Background")
         if rt.key == "namespaces":
-            return copy.deepcopy(self._delete_namespace(obj))
+            return json_copy(self._delete_namespace(obj))
         if md.get("deletionTimestamp"):
             if (rt.key == "pods" and grace_period_seconds == 0 and not md.get("finalizers")):
-                return copy.deepcopy(self._remove(rt, obj))
-            return copy.deepcopy(obj)  # already being deleted
+                return json_copy(self._remove(rt, obj))
+            return json_copy(obj)  # already being deleted
         if policy == "Orphan":
             self._orphan_dependents(md["uid"])
         if rt.key == "pods" and self.graceful_delete_hook is not None and grace_period_seconds != 0:
@@ -933,8 +980,8 @@ class Store:
             if grace is None:
                 grace = int((obj.get("spec") or {}).get("terminationGracePeriodSeconds", 30))
             marked = self._mark_deleting(rt, obj, grace=grace)
-            if self.graceful_delete_hook(rt, copy.deepcopy(marked)):
-                return copy.deepcopy(marked)
+            if self.graceful_delete_hook(rt, json_copy(marked)):
+                return json_copy(marked)
             obj = marked
         dependents = self._live_dependents(md["uid"])
         if policy == "Foreground" and dependents:
@@ -943,16 +990,16 @@ class Store:
                 self._delete_dependent(dep_rt, dep, md["uid"], "Foreground")
             self._maybe_finish_foreground(md["uid"])
             cur = self._tables[rt.key].objects.get(self._key(rt, name, namespace))
-            return copy.deepcopy(cur if cur is not None else marked)
+            return json_copy(cur if cur is not None else marked)
         if md.get("finalizers"):
             marked = self._mark_deleting(rt, obj)
             if policy == "Background":
                 self._collect_dependents(md["uid"])
-            return copy.deepcopy(marked)
+            return json_copy(marked)
         gone = self._remove(rt, obj)
         if policy == "Background":
             self._collect_dependents(md["uid"])
-        return copy.deepcopy(gone)
+        return json_copy(gone)
 
     def delete_collection(
         self,
@@ -980,7 +1027,7 @@ class Store:
 
     def _mark_deleting(self, rt: ResourceType, obj: dict[str, Any], *, add_finalizer: str | None = None,
                        grace: int = 0) -> dict[str, Any]:
-        new = copy.deepcopy(obj)
+        new = json_copy(obj)
         md = new["metadata"]
         if not md.get("deletionTimestamp"):
             md["deletionTimestamp"] = self.clock.now_str()
@@ -1011,7 +1058,7 @@ class Store:
 
     def _orphan_dependents(self, owner_uid: str) -> None:
         for rt, dep in self._live_dependents(owner_uid):
-            new = copy.deepcopy(dep)
+            new = json_copy(dep)
             refs = [r for r in new["metadata"].get("ownerReferences") or [] if r.get("uid") != owner_uid]
             if refs:
                 new["metadata"]["ownerReferences"] = refs
@@ -1039,7 +1086,7 @@ class Store:
             pass
 
     def _orphan_dependents_single(self, rt: ResourceType, dep: dict[str, Any], owner_uid: str) -> None:
-        new = copy.deepcopy(dep)
+        new = json_copy(dep)
         new["metadata"]["ownerReferences"] = [r for r in new["metadata"]["ownerReferences"]
                                               if r.get("uid") != owner_uid]
         new["metadata"]["resourceVersion"] = str(self._next_rv())
@@ -1057,7 +1104,7 @@ class Store:
             return
         if self._live_dependents(owner_uid):
             return
-        new = copy.deepcopy(owner)
+        new = json_copy(owner)
         fins = [f for f in new["metadata"]["finalizers"] if f != "foregroundDeletion"]
         if fins:
             new["metadata"]["finalizers"] = fins
@@ -1084,7 +1131,7 @@ class Store:
     def _delete_namespace(self, ns: dict[str, Any]) -> dict[str, Any]:
         if ns["metadata"].get("deletionTimestamp"):
             return ns
-        new = copy.deepcopy(ns)
+        new = json_copy(ns)
         new["metadata"]["deletionTimestamp"] = self.clock.now_str()
         new["metadata"]["deletionGracePeriodSeconds"] = 0
         new.setdefault("status", {})["phase"] = "Terminating"

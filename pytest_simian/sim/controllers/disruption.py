@@ -56,7 +56,7 @@ class DisruptionController:
     def _sync(self, pdb: dict[str, Any]) -> None:
         ns = pdb["metadata"]["namespace"]
         spec = pdb.get("spec") or {}
-        pods = [p for p in self.store.items("pods", ns)
+        pods = [p for p in self.store.view("pods", ns)
                 if _matches(spec.get("selector") or {}, p["metadata"].get("labels") or {})]
         healthy = len([p for p in pods if pod_ready(p) and not p["metadata"].get("deletionTimestamp")])
         if "maxUnavailable" in spec:

@@ -58,7 +58,7 @@ class JobController:
         old = job.get("status") or {}
         status = copy.deepcopy(old)
         status.setdefault("startTime", now_s)
-        pods = [p for p in self.store.items("pods", ns) if owned_by(p, job)]
+        pods = [p for p in self.store.view("pods", ns) if owned_by(p, job)]
         live = [p for p in pods if not p["metadata"].get("deletionTimestamp")]
         active = [p for p in live if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
         succeeded = [p for p in pods if (p.get("status") or {}).get("phase") == "Succeeded"]
@@ -110,7 +110,7 @@ class JobController:
                 if now >= last_fail + delay:
                     for _ in range(missing):
                         self._create_pod(job)
-                    pods = [p for p in self.store.items("pods", ns) if owned_by(p, job)]
+                    pods = [p for p in self.store.view("pods", ns) if owned_by(p, job)]
                     active = [p for p in pods if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")
                               and not p["metadata"].get("deletionTimestamp")]
                 else:

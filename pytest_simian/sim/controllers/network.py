@@ -64,7 +64,7 @@ class EndpointsController:
         ports = (svc.get("spec") or {}).get("ports") or []
         pods = [
             p
-            for p in self.store.items("pods", ns)
+            for p in self.store.view("pods", ns)
             if all(((p["metadata"].get("labels") or {}).get(k) == v) for k, v in sel.items())
             and (p.get("status") or {}).get("podIP")
             and (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")
@@ -237,7 +237,7 @@ class VolumeBinder:
 
     def _consumer_node(self, pvc: dict[str, Any]) -> str | None:
         ns = pvc["metadata"]["namespace"]
-        for p in self.store.items("pods", ns):
+        for p in self.store.view("pods", ns):
             node = (p.get("spec") or {}).get("nodeName")
             if not node:
                 continue

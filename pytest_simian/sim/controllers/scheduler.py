@@ -17,6 +17,7 @@ from pytest_simian.sim import messages as M
 from pytest_simian.sim.bootstrap import NODE_NAME
 from pytest_simian.sim.controllers.base import effective_requests, now_str, pod_active, run_loop, set_condition
 from pytest_simian.sim.controllers.events import EventRecorder
+from pytest_simian.sim.store import json_copy
 
 __all__ = ["Scheduler"]
 
@@ -38,37 +39,44 @@ class Scheduler:
 
     def reconcile(self) -> float | None:
         now = self.store.clock.timestamp()
-        nodes = self.store.items("nodes")
-        pods = self.store.items("pods")
+        # read-only views of the store: a pod is copied only when this scheduler writes it
+        pods = self.store.view("pods")
+        queue = [p for p in pods if not (p.get("spec") or {}).get("nodeName") and not p["metadata"].get(
+            "deletionTimestamp") and (p.get("spec") or {}).get("schedulerName", "default-scheduler")
+            == "default-scheduler"]
+        if not queue:
+            self.last_attempt.clear()
+            return None
+        nodes = self.store.view("nodes")
         pvcs = {
-            (p["metadata"]["namespace"], p["metadata"]["name"]): p for p in self.store.items("persistentvolumeclaims")
+            (p["metadata"]["namespace"], p["metadata"]["name"]): p for p in self.store.view("persistentvolumeclaims")
         }
-        classes = {c["metadata"]["name"]: c for c in self.store.items("storageclasses")}
-        sig: str | None = self._signature(nodes, pods, pvcs, classes)
+        classes = {c["metadata"]["name"]: c for c in self.store.view("storageclasses")}
+        sig: str | None = None  # computed when first needed, again after each binding of this pass
         usage = self._usage(pods)
+        bound: list[dict[str, Any]] = []  # pods this pass bound (the views above do not show them yet)
         wake: list[float] = []
-        for pod in list(pods):
-            spec = pod.get("spec") or {}
+        for pod in queue:
             md = pod["metadata"]
-            if spec.get("nodeName") or md.get("deletionTimestamp"):
-                continue
-            if spec.get("schedulerName", "default-scheduler") != "default-scheduler":
-                continue
             uid = md["uid"]
             last = self.last_attempt.get(uid)
-            if last is not None and now - last[0] < RETRY_UNSCHEDULABLE and last[1] == sig:
-                wake.append(last[0] + RETRY_UNSCHEDULABLE)
-                continue
-            if sig is None:
-                sig = self._signature(nodes, pods, pvcs, classes)
+            if last is not None and now - last[0] < RETRY_UNSCHEDULABLE:
+                if sig is None:
+                    sig = self._signature(nodes, pods, pvcs, classes, bound)
+                if last[1] == sig:  # nothing a filter reads changed since it last failed
+                    wake.append(last[0] + RETRY_UNSCHEDULABLE)
+                    continue
             node, message = self._schedule(pod, nodes, usage, pvcs, classes)
             if node is not None:
-                self._bind(pod, node)  # sets pod["spec"]["nodeName"] on this list's copy too
+                self._bind(json_copy(pod), node)
+                bound.append({"metadata": {"uid": uid}, "spec": {"nodeName": node["metadata"]["name"]}})
                 self.last_attempt.pop(uid, None)
                 self._account(usage, node["metadata"]["name"], pod)
-                sig = None  # recomputed (from the updated list) only if a later pod fails
+                sig = None  # recomputed (with this binding) only if a later pod fails
             else:
-                self._fail(pod, message)
+                if sig is None:
+                    sig = self._signature(nodes, pods, pvcs, classes, bound)
+                self._fail(json_copy(pod), message)
                 self.last_attempt[uid] = (now, sig)
                 wake.append(now + RETRY_UNSCHEDULABLE)
         return min(wake) if wake else None
@@ -97,14 +105,16 @@ class Scheduler:
         pods: list[dict[str, Any]],
         pvcs: dict[Any, dict[str, Any]],
         classes: dict[str, dict[str, Any]],
+        bound: list[dict[str, Any]] = [],  # noqa: B006 - read only
     ) -> str:
-        """What the filters read, minus our own writes: a change here re-queues unschedulable pods."""
+        """What the filters read, minus our own writes: a change here re-queues unschedulable pods.
+        ``bound``: pods bound during this pass, which ``pods`` (read before the pass) shows unbound."""
         parts = [f"n:{n['metadata']['name']}:{n['metadata'].get('resourceVersion')}" for n in nodes]
         parts += [f"c:{k}:{(v.get('status') or {}).get('phase')}" for k, v in sorted(pvcs.items())]
         parts += [f"s:{k}" for k in sorted(classes)]
         parts += sorted(
             f"p:{p['metadata']['uid']}:{(p.get('spec') or {}).get('nodeName')}"
-            for p in pods
+            for p in [*pods, *bound]
             if pod_active(p) and (p.get("spec") or {}).get("nodeName")
         )
         return "|".join(parts)

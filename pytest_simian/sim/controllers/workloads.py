@@ -61,7 +61,7 @@ class ReplicaSetController:
 
     def reconcile(self) -> float | None:
         now = self.store.clock.timestamp()
-        pods = self.store.items("pods")
+        pods = self.store.view("pods")
         wake: list[float] = []
         for rs in self.store.items("replicasets"):
             if rs["metadata"].get("deletionTimestamp"):
@@ -91,7 +91,7 @@ class ReplicaSetController:
                 self.store.delete("pods", p["metadata"]["name"], ns)
                 self.recorder.record(rs, "Normal", M.REASON_SUCCESSFUL_DELETE,
                                      M.MSG_DELETED_POD.format(name=p["metadata"]["name"]))
-        pods_now = [p for p in self.store.items("pods", ns) if owned_by(p, rs) and pod_active(p)]
+        pods_now = [p for p in self.store.view("pods", ns) if owned_by(p, rs) and pod_active(p)]
         min_ready = float(spec.get("minReadySeconds", 0))
         ready = [p for p in pods_now if pod_ready(p)]
         available = [p for p in ready if now - (pod_ready_since(p) or now) >= min_ready]
@@ -278,7 +278,7 @@ class DeploymentController:
         for rs in olds:
             self._scale(d, rs, 0)
         ns = d["metadata"]["namespace"]
-        still = [p for p in self.store.items("pods", ns) if any(owned_by(p, rs) for rs in olds)]
+        still = [p for p in self.store.view("pods", ns) if any(owned_by(p, rs) for rs in olds)]
         if not still:
             self._scale(d, new_rs, replicas)
 
