@@ -19,13 +19,25 @@ everything due up to ``now`` in time order) and ``rt.next_wakeup()`` (when somet
 ``rt.terminate(now, grace)`` starts a graceful deletion (``rt.finished`` when every container stopped).
 
 Timing model (documented choices, all in virtual seconds): sandbox ready 0.3s after the volumes mount;
-a pod sync follows a container state change after 1s (PLEG relist) and an erroring sync is retried
-after 10s (pod worker backoff); volume mount retries back off from 0.5s doubling to 2m2s; image pulls
-take ``images.pull_seconds(size)``.
+a pod sync follows a container state change after 1s (PLEG relist); volume mount retries back off from
+0.5s doubling to 2m2s; image pulls take ``images.pull_seconds(size)``. After every sync the pod worker
+requeues the pod, replacing any earlier requeue (pkg/kubelet/pod_workers.go ``completeWork``, 1.34+): at
+the earliest crash-loop back-off expiry of that sync, capped at the 1m resync interval, when a container
+was in back-off; after 10s on any other error; after the 1m resync otherwise. Each of those is stretched
+by the mean of ``wait.Jitter``'s factor (x1.25) rather than a random one, so runs are reproducible.
+
+Status follows the kubelet's order of work (pkg/kubelet/kubelet.go ``SyncPod``): a sync writes the
+status first and acts on containers afterwards, and a failed start (CrashLoopBackOff, ErrImagePull,
+ImagePullBackOff, CreateContainerConfigError, ...) is only recorded in the reason cache
+(pkg/kubelet/reason_cache.go). So a reason shows in ``state.waiting`` from the *next* sync on, and an
+exited container shows ``terminated`` (kubectl: ``Error``) until then. With back-off requeues at expiry,
+``waiting.reason=CrashLoopBackOff`` stays visible only once a back-off outlasts the 1m cap (the 1m20s
+step, ~175s after the first start), as upstream measured on kind 1.36.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import re
@@ -44,7 +56,10 @@ __all__ = [
 
 SANDBOX_DELAY = 0.3
 PLEG_DELAY = 1.0
-SYNC_ERROR_REQUEUE = 10.0
+SYNC_ERROR_REQUEUE = 10.0  # pod worker backOffPeriod
+RESYNC_INTERVAL = 60.0  # --sync-frequency; also the cap on a back-off requeue
+REQUEUE_JITTER = 1.25  # mean of wait.Jitter(d, 0.5), which draws uniformly from [d, 1.5d]
+CRASH_BACKOFF_RESET = 600.0  # a container that ran longer than this restarts its back-off from 10s
 CONTAINER_BACKOFF_INITIAL = 10.0
 CONTAINER_BACKOFF_MAX = 300.0
 IMAGE_BACKOFF_INITIAL = 10.0
@@ -89,7 +104,13 @@ def parse_quantity(q: object) -> float:
     """A resource.Quantity as a float (bytes or cores)."""
     if isinstance(q, int | float):
         return float(q)
-    s = str(q).strip()
+    return _parse_quantity_text(str(q))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_quantity_text(text: str) -> float:
+    """Quantities repeat (every node's allocatable, every replica's requests): parse each text once."""
+    s = text.strip()
     m = _QTY.match(s)
     if not m:
         raise ValueError(f"quantities must match the regular expression: {s!r}")
@@ -117,22 +138,26 @@ def rfc3339nano(t: float) -> str:
 
 
 class Backoff:
-    """k8s.io/client-go/util/flowcontrol.Backoff (per-key exponential backoff, expiry after 2*max)."""
+    """k8s.io/client-go/util/flowcontrol.Backoff (per-key exponential backoff). An entry expires when the
+    event comes more than ``expiry`` (default 2*max; the kubelet's crash-loop back-off uses 600s) after the
+    entry's last update, which ``next`` sets to ``now`` (``Clock.Now()`` upstream)."""
 
-    def __init__(self, initial: float, maximum: float) -> None:
+    def __init__(self, initial: float, maximum: float, expiry: float | None = None) -> None:
         self.initial = initial
         self.max = maximum
+        self.expiry = maximum * 2 if expiry is None else expiry
         self.entries: dict[str, tuple[float, float]] = {}  # key -> (backoff, lastUpdate)
 
     def _expired(self, event_time: float, last_update: float) -> bool:
-        return event_time - last_update > self.max * 2
+        return event_time - last_update > self.expiry
 
-    def next(self, key: str, event_time: float) -> None:
+    def next(self, key: str, event_time: float, now: float | None = None) -> None:
         e = self.entries.get(key)
+        update = event_time if now is None else now
         if e is None or self._expired(event_time, e[1]):
-            self.entries[key] = (self.initial, event_time)
+            self.entries[key] = (self.initial, update)
         else:
-            self.entries[key] = (min(e[0] * 2, self.max), event_time)
+            self.entries[key] = (min(e[0] * 2, self.max), update)
 
     def get(self, key: str) -> float:
         e = self.entries.get(key)
@@ -140,7 +165,7 @@ class Backoff:
 
     def in_backoff_since(self, key: str, event_time: float, now: float) -> bool:
         e = self.entries.get(key)
-        if e is None or self._expired(now, e[1]):
+        if e is None or self._expired(event_time, e[1]):
             return False
         return now - event_time < e[0]
 
@@ -301,7 +326,9 @@ class PodRuntime:
         self.pod_ip = pod_ip
         self.node_images = node_images or images.NodeImages()
         self.image_backoff = image_backoff or Backoff(IMAGE_BACKOFF_INITIAL, IMAGE_BACKOFF_MAX)
-        self.crash_backoff = Backoff(CONTAINER_BACKOFF_INITIAL, CONTAINER_BACKOFF_MAX)
+        self.crash_backoff = Backoff(CONTAINER_BACKOFF_INITIAL, CONTAINER_BACKOFF_MAX, CRASH_BACKOFF_RESET)
+        self.reason_cache: dict[str, tuple[str, str]] = {}  # container -> why its last start failed
+        self.shown_reasons: dict[str, tuple[str, str]] = {}  # the reason cache as the last sync rendered it
         self.prev_pull_error: dict[str, str] = {}
         self.cpus = cpus
         self.fmt = fmt_time
@@ -319,7 +346,10 @@ class PodRuntime:
         self.sandbox_ready = False
         self.mounted = False
         self.mount_retry: dict[str, float] = {}  # volume -> current retry delay
-        self.sync_at: float | None = now
+        self.sync_at: float | None = now  # a sync asked for by a state change (PLEG) or a retry
+        self.requeue_at: float | None = None  # the pod worker's requeue after the last sync
+        self.sync_failed = False  # the running sync hit an error (a failed start)
+        self.backoff_expiries: list[float] = []  # crash-loop back-offs the running sync found, when they end
         self.sync_task: SyncTask | None = None
         self.sync_wake: float | None = None
         self.events: list[KubeletEvent] = []
@@ -356,8 +386,8 @@ class PodRuntime:
         times: list[float] = []
         if self.sync_wake is not None:
             times.append(self.sync_wake)
-        elif self.sync_at is not None:
-            times.append(self.sync_at)
+        else:
+            times.extend(t for t in (self.sync_at, self.requeue_at) if t is not None)
         for c in self.all():
             if c.state == "running":
                 if c.wake_at is not None:
@@ -403,8 +433,13 @@ class PodRuntime:
                         self._run_probe(c, p, t)
         if self.sync_wake is not None and self.sync_wake <= t:
             self._continue_sync(t)
-        elif self.sync_task is None and self.sync_at is not None and self.sync_at <= t:
-            self.sync_at = None
+        elif self.sync_task is None and min(x for x in (self.sync_at, self.requeue_at, math.inf) if x is not None) <= t:
+            self.sync_at = self.requeue_at = None
+            self.sync_failed = False
+            self.backoff_expiries = []
+            # the status a sync writes is rendered before it acts (kubelet.go SyncPod): reasons recorded by the
+            # previous sync become visible now
+            self.shown_reasons = dict(self.reason_cache)
             self.sync_task = self._sync(t)
             self._continue_sync(t)
 
@@ -415,8 +450,22 @@ class PodRuntime:
             delay = next(self.sync_task)
         except StopIteration:
             self.sync_task = None
+            self._requeue(t)
             return
         self.sync_wake = t + delay
+
+    def _requeue(self, t: float) -> None:
+        """pod_workers.go completeWork: the next sync replaces any pending requeue."""
+        if self.deleting or self._terminal():
+            self.requeue_at = None
+            return
+        if self.backoff_expiries:
+            delay = min(max(min(self.backoff_expiries) - t, 0.0), RESYNC_INTERVAL)
+        elif self.sync_failed:
+            delay = SYNC_ERROR_REQUEUE
+        else:
+            delay = RESYNC_INTERVAL
+        self.requeue_at = t + delay * REQUEUE_JITTER
 
     def _request_sync(self, t: float) -> None:
         if self.deleting:
@@ -471,7 +520,7 @@ class PodRuntime:
                 if not ok:
                     error = True
         if error:
-            self._request_sync(now + SYNC_ERROR_REQUEUE)
+            self.sync_failed = True
 
     def _start_with_backoff(self, c: _Container, now_box: list[float]) -> Generator[float, None, bool]:
         now = now_box[0]
@@ -480,14 +529,15 @@ class PodRuntime:
             key = self._backoff_key(c)
             finished = last_exit["_finished"]
             if self.crash_backoff.in_backoff_since(key, finished, now):
-                delay = go_duration(self.crash_backoff.get(key))
+                backoff = self.crash_backoff.get(key)
                 pod = format_pod(self.name, self.namespace, self.uid)
                 self._emit(now, "Warning", M.REASON_BACKOFF,
                            M.MSG_BACKOFF_RESTARTING_EVENT.format(name=c.name, pod=pod), c)
                 self._to_waiting(c, M.REASON_CRASH_LOOP,
-                                 M.MSG_CRASHLOOP_STATUS.format(delay=delay, name=c.name, pod=pod))
+                                 M.MSG_CRASHLOOP_STATUS.format(delay=go_duration(backoff), name=c.name, pod=pod))
+                self.backoff_expiries.append(finished + backoff)
                 return False
-            self.crash_backoff.next(key, finished)
+            self.crash_backoff.next(key, finished, now)
         ok = yield from self._start(c, now_box)
         return ok
 
@@ -495,12 +545,9 @@ class PodRuntime:
         return f"{self.name}_{self.namespace}_{self.uid}_{c.name}"
 
     def _to_waiting(self, c: _Container, reason: str, message: str) -> None:
-        if c.state == "terminated" and c.terminated is not None:
-            c.last_terminated = c.terminated
-            c.terminated = None
-        c.state = "waiting"
-        c.waiting_reason = reason
-        c.waiting_message = message
+        """A start that failed: the reason cache records why (reason_cache.go Update); the status shows it
+        as ``state.waiting`` from the next sync on (see ``_container_status``)."""
+        self.reason_cache[c.name] = (reason, message)
         c.ready = False
         c.started = False
 
@@ -576,6 +623,10 @@ class PodRuntime:
             c.restart_count += 1
             c.previous_logs = c.logs
             c.logs = []
+        # StartContainer succeeded as far as the reason cache goes; 1.36 relists the pod right after a sync
+        # that started a container (kubelet.go SyncPod's postSync), so the status shows it at once
+        self.reason_cache.pop(c.name, None)
+        self.shown_reasons.pop(c.name, None)
         c.instance += 1
         c.info = info
         c.container_id = "containerd://" + hashlib.sha256(
@@ -599,6 +650,7 @@ class PodRuntime:
             self._emit(now, "Warning", M.REASON_FAILED, M.MSG_ERROR_PREFIX.format(error=msg), c)
             c.state = "terminated"
             c.terminated = self._terminated_dict(c, 128, M.REASON_START_ERROR, now, now, message=msg)
+            self.reason_cache[c.name] = (M.REASON_RUN_CONTAINER_ERROR, msg)
             c.ready = c.started = False
             self._request_sync(now + PLEG_DELAY)
             return True
@@ -1018,7 +1070,7 @@ class PodRuntime:
         self.deleting = True
         self.sync_task = None
         self.sync_wake = None
-        self.sync_at = None
+        self.sync_at = self.requeue_at = None
         g = self.grace if grace is None else grace
         for c in self.all():
             if c.state == "running":
@@ -1151,15 +1203,21 @@ class PodRuntime:
             d["resources"] = {k: dict(v) for k, v in res.items() if k in ("limits", "requests") and v}
         d["restartCount"] = c.restart_count
         d["started"] = c.started
+        shown = self.shown_reasons.get(c.name)
         if c.state == "running":
             d["state"] = {"running": {"startedAt": self.fmt(c.started_at or 0.0)}}
         elif c.state == "terminated" and c.terminated is not None:
-            d["state"] = {"terminated": _public(c.terminated)}
+            if shown is not None and self._will_restart(c):
+                # kubelet_pods.go convertToAPIContainerStatuses: a container the next sync restarts, with a
+                # cached start failure, is Waiting; its exit moves to lastState
+                d["lastState"] = {"terminated": _public(c.terminated)}
+                d["state"] = {"waiting": _waiting(*shown)}
+            else:
+                d["state"] = {"terminated": _public(c.terminated)}
+        elif shown is not None:
+            d["state"] = {"waiting": _waiting(*shown)}
         else:
-            w: dict[str, Any] = {"reason": c.waiting_reason}
-            if c.waiting_message:
-                w["message"] = c.waiting_message
-            d["state"] = {"waiting": w}
+            d["state"] = {"waiting": _waiting(c.waiting_reason, c.waiting_message)}
         if c.ever_ran:
             d["user"] = {"linux": {"gid": 0, "supplementalGroups": [0, 10], "uid": 0}}
         mounts = []
@@ -1172,6 +1230,14 @@ class PodRuntime:
         if mounts:
             d["volumeMounts"] = mounts
         return d
+
+    def _will_restart(self, c: _Container) -> bool:
+        """kubecontainer.ShouldContainerBeRestarted for an exited container."""
+        if self.deleting or self.restart_policy == "Never":
+            return False
+        if self.restart_policy == "OnFailure":
+            return bool(c.terminated and c.terminated.get("exitCode") != 0)
+        return True
 
     def qos_class(self) -> str:
         reqs: list[dict[str, Any]] = []
@@ -1191,6 +1257,10 @@ class PodRuntime:
                 if parse_quantity(rq.get(res, lm[res])) != parse_quantity(lm[res]):
                     return "Burstable"
         return "Guaranteed"
+
+
+def _waiting(reason: str, message: str) -> dict[str, Any]:
+    return {"reason": reason, "message": message} if message else {"reason": reason}
 
 
 def _public(d: dict[str, Any] | None) -> dict[str, Any]:

@@ -55,7 +55,9 @@ NEVER = {"name": "a phase that never comes", "type": "k8s", "resource": "pods",
 SCENARIOS = [
     _scenario("stuck", "stuck", {"kind": "NoOp", "duration": "30m", "probes": [NEVER]}),
     _scenario("brief", "brief", {"kind": "NoOp", "duration": "4s", "probes": [NEVER]}),
-    _scenario("orders", "orders", {"kind": "ContainerExitLoop", "duration": "30m"}),
+    # the cluster runs in real time here (`current`), so the faults are ones that settle in seconds: a crash
+    # loop shows CrashLoopBackOff only at the 1m20s back-off step (~3 minutes), as on kind
+    _scenario("orders", "orders", {"kind": "Unschedulable", "duration": "30m"}),
     _scenario("billing", "billing", {"kind": "ImagePullFailure", "duration": "30m"}),
     _scenario("quiet", "quiet", {"kind": "NoOp", "duration": "30m"}, control=True),
     _scenario("kept", "kept", {"kind": "NoOp", "duration": "30m"}),

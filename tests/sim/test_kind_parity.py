@@ -253,12 +253,15 @@ def _ts(s: str) -> float:
     return datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).timestamp()
 
 
-@pytest.mark.parametrize(("snap", "elapsed", "restarts", "age", "ago"), [
-    ("clock_195", 195, "5 (40s ago)", "3m15s", 40),
-    ("clock_300", 300, "5 (2m25s ago)", "5m", 145),
+@pytest.mark.parametrize(("snap", "elapsed", "status", "restarts", "age", "ago"), [
+    # `exit 1` at once: restarts at ~1s, 14s, 38s, 88s, 169s; CrashLoopBackOff shows only from the 2m40s
+    # back-off's second requeue on (the 1m20s one shows it 164-169s); in between the exit shows as Error
+    # (RESTARTS' "ago" is the *previous* termination's finishedAt, as printers.go reads lastState)
+    ("clock_195", 195, "Error", "5 (107s ago)", "3m15s", 26),
+    ("clock_300", 300, "CrashLoopBackOff", "5 (2m11s ago)", "5m", 131),
 ])
-def test_virtual_time_renders_as_host_time(timeline: dict[str, Any], snap: str, elapsed: int, restarts: str,
-                                           age: str, ago: int) -> None:
+def test_virtual_time_renders_as_host_time(timeline: dict[str, Any], snap: str, elapsed: int, status: str,
+                                           restarts: str, age: str, ago: int) -> None:
     s = timeline[snap]
     pod = s["pod"]
     # the creationTimestamp reads `elapsed` seconds before the host's now (whole seconds, never in the future)
@@ -266,16 +269,20 @@ def test_virtual_time_renders_as_host_time(timeline: dict[str, Any], snap: str, 
     assert elapsed <= s["host_now"] - created < elapsed + 1.2
     # the server-side table: RESTARTS as `N (Xs ago)` and AGE, on nominal intervals
     row = s["table"].splitlines()[1].split(None, 3)
-    assert row[2] == "CrashLoopBackOff"
+    assert row[2] == status
     assert row[3].rsplit(None, 1) == [restarts, age]
-    # the kubelet's back-off (10s doubling: 10, 20, 40, 80, 160) in the waiting message, with the real format
     cs = pod["status"]["containerStatuses"][0]
-    waiting = cs["state"]["waiting"]
-    assert waiting["reason"] == M.REASON_CRASH_LOOP
     md = pod["metadata"]
-    assert waiting["message"] == M.MSG_CRASHLOOP_STATUS.format(
-        delay="2m40s", name="app",
-        pod=M.MSG_POD_FORMAT.format(name=md["name"], namespace=md["namespace"], uid=md["uid"]))
-    # and the last termination's times are rendered on the same host-relative scale
-    last = cs["lastState"]["terminated"]
+    if status == "CrashLoopBackOff":
+        # the kubelet's back-off (10s doubling: 10, 20, 40, 80, 160) in the waiting message, real format
+        waiting = cs["state"]["waiting"]
+        assert waiting["reason"] == M.REASON_CRASH_LOOP
+        assert waiting["message"] == M.MSG_CRASHLOOP_STATUS.format(
+            delay="2m40s", name="app",
+            pod=M.MSG_POD_FORMAT.format(name=md["name"], namespace=md["namespace"], uid=md["uid"]))
+        last = cs["lastState"]["terminated"]
+    else:
+        last = cs["state"]["terminated"]
+        assert last["reason"] == "Error" and last["exitCode"] == 1
+    # the last termination's times are rendered on the same host-relative scale
     assert ago <= s["host_now"] - _ts(last["startedAt"]) < ago + 1.2

@@ -285,3 +285,40 @@ spec:
     finally:
         sim.run(sim.store.stop_controllers())
         sim.close()
+
+
+def test_a_kubelet_sync_steps_only_pods_that_changed_or_are_due() -> None:
+    """A sync costs what changed: untouched pods are not stepped; a write by someone else to one pod steps that
+    pod; a ConfigMap, Secret or Service change steps every pod (a container may be waiting on one)."""
+    c = Cluster()
+    c.store.create("namespaces", {"metadata": {"name": "quiet"}})
+    for i in range(3):
+        c.store.create("pods", {"metadata": {"name": f"p{i}", "namespace": "quiet"}, "spec": {"containers": [
+            {"name": "app", "image": "busybox:1.36", "command": ["sh", "-c", "sleep 3600"]}]}})
+    drive(c.store, c.made, 10)
+    stepped: list[str] = []
+
+    def counting(rt: Any) -> Any:
+        orig = rt.step
+
+        def step(now: float) -> Any:
+            stepped.append(rt.name)
+            return orig(now)
+        return step
+
+    for rt in c.kubelet.runtimes.values():
+        if rt.namespace == "quiet":
+            rt.step = counting(rt)  # type: ignore[method-assign]
+    c.kubelet.sync_once()
+    assert stepped == []
+    pod = c.store.get("pods", "p1", "quiet")
+    pod["metadata"]["labels"] = {"touched": "yes"}
+    c.store.update("pods", pod, namespace="quiet")
+    c.kubelet.sync_once()
+    assert stepped == ["p1"]
+    stepped.clear()
+    c.store.create("configmaps", {"metadata": {"name": "settings", "namespace": "quiet"}, "data": {"k": "v"}})
+    c.kubelet.sync_once()
+    assert sorted(stepped) == ["p0", "p1", "p2"]
+    phases = {p["metadata"]["name"]: p["status"]["phase"] for p in c.store.items("pods", "quiet")}
+    assert phases == {"p0": "Running", "p1": "Running", "p2": "Running"}

@@ -295,3 +295,26 @@ def test_eviction_respects_pod_disruption_budgets() -> None:
     assert s.get_or_none("pods", "p1", "a") is None
     after = s.get("poddisruptionbudgets", "w", "a")["status"]
     assert after["disruptionsAllowed"] == 0 and "p1" in after["disruptedPods"]
+
+
+def test_views_and_the_node_index_follow_writes_and_share_the_stored_objects() -> None:
+    s = _store()
+    spec = {"containers": [{"name": "c", "image": "busybox:1.36"}]}
+    s.create("pods", {"metadata": {"name": "p", "namespace": "a"}, "spec": spec})
+    secrets_before = s.version_of("secrets")
+    pods_before = s.version_of("pods")
+    assert s.pods_on_node("n1") == []
+    pod = s.get("pods", "p", "a")
+    pod["spec"]["nodeName"] = "n1"
+    s.update("pods", pod, namespace="a")
+    assert [p["metadata"]["name"] for p in s.pods_on_node("n1")] == ["p"]
+    assert s.version_of("pods") > pods_before and s.version_of("secrets") == secrets_before
+    # a view is the stored object itself; items() hands out copies a caller may change
+    assert s.view("pods", "a")[0] is s.raw_get(s._rt("pods"), "p", "a")
+    copy_ = s.items("pods", "a")[0]
+    copy_["metadata"]["labels"] = {"changed": "here"}
+    assert "labels" not in s.view("pods", "a")[0]["metadata"]
+    assert s.view("pods", "default") == []
+    deleted_at = s.version_of("pods")
+    s.delete("pods", "p", "a", grace_period_seconds=0)
+    assert s.pods_on_node("n1") == [] and s.version_of("pods") > deleted_at
