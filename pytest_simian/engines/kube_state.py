@@ -168,6 +168,13 @@ def _available(ns: str, d: dict[str, Any]) -> Any:
                   equals=str(d["spec"]["replicas"]))
 
 
+def _selects(budget: dict[str, Any], d: dict[str, Any]) -> bool:
+    """Whether a PodDisruptionBudget's matchLabels select a Deployment's pods."""
+    want = (budget["spec"].get("selector") or {}).get("matchLabels") or {}
+    labels = d["spec"]["template"]["metadata"].get("labels") or {}
+    return bool(want) and all(labels.get(k) == v for k, v in want.items())
+
+
 def _waiting(ns: str, d: dict[str, Any], reason: str) -> Any:
     return _probe(name=f"{d['metadata']['name']} pods to wait with {reason}", resource="pods", namespace=ns,
                   selector=f"app={d['metadata']['name']}",
@@ -216,8 +223,9 @@ KINDS: dict[str, KindSpec] = {k.name: k for k in (
     KindSpec("BadRollout", "a healthy revision first, then a revision that crashes (staged apply): old pods keep "
              "serving while the rollout stalls", ("CrashLoopBackOff", "Error", "BackOff", "ProgressDeadlineExceeded"),
              "stage 1: available; then new pods CrashLoopBackOff while the old replicas stay available"),
-    KindSpec("PDBGridlock", "a Deployment and a PodDisruptionBudget that allows no disruption",
-             ("InsufficientPods",), "the Deployment available; the PDB allows 0 disruptions"),
+    KindSpec("PDBGridlock", "a Deployment and a PodDisruptionBudget that allows no disruption: first one replica "
+             "of headroom, then scaled down to none (staged apply)", ("InsufficientPods",),
+             "stage 1: available with headroom; then available, the PDB allows 0 disruptions"),
     KindSpec("CertExpiry", "a Deployment mounting a real TLS Secret whose certificate expires soon", (),
              "the Deployment available; the Secret is kubernetes.io/tls"),
     KindSpec("MissingVolumeSource", "a Deployment with a volume from a ConfigMap that was never created",
@@ -358,10 +366,22 @@ def render(fault: FaultSpec, *, now: _dt.datetime | None = None) -> Bundle:
                               namespace=ns, object=d["metadata"]["name"], jsonpath="{.status.availableReplicas}",
                               equals=str(d["spec"]["replicas"]))]
     elif kind == "PDBGridlock":
-        ds = [deployment(ns, d, default_command=DEFAULT_IDLE) for d in _deployments(fault, {"replicas": 2})]
+        # As upstream's pdb-gridlock: the workload first runs with one replica of headroom under its budget,
+        # then scales to the requested count, so disruptionsAllowed *drops* to 0 (lookout's sentinel fires on
+        # that transition; a budget born at 0 never fires it).
+        specs = _deployments(fault, {"replicas": 2})
+        ds = [deployment(ns, d, default_command=DEFAULT_IDLE) for d in specs]
+        roomy = [deployment(ns, {**d, "replicas": int(d.get("replicas", 1)) + 1}, default_command=DEFAULT_IDLE)
+                 for d in specs]
         pdbs = [pdb(ns, b) for b in p.get("pdbs") or []] or [
             pdb(ns, {"name": d["metadata"]["name"], "selector": {"app": d["metadata"]["name"]},
                      "minAvailable": d["spec"]["replicas"]}) for d in ds]
+        counted = [_probe(name=f"{b['metadata']['name']} to count the replicas with headroom", resource="pdb",
+                          namespace=ns, object=b["metadata"]["name"], jsonpath="{.status.currentHealthy}",
+                          equals=str(sum(d["spec"]["replicas"] for d in roomy if _selects(b, d))))
+                   for b in pdbs]
+        stages = [Stage(claims + roomy + services + jobs + pdbs, [_available(ns, d) for d in roomy] + counted),
+                  Stage(ds)]
         objects = claims + ds + services + jobs + pdbs
         probes = [_available(ns, d) for d in ds]
         probes += [_probe(name=f"{b['metadata']['name']} to allow no disruption", resource="pdb", namespace=ns,

@@ -84,6 +84,31 @@ def test_bad_rollout_is_a_staged_apply() -> None:
     assert first["spec"]["template"] != second["spec"]["template"]
 
 
+def test_pdb_gridlock_loses_its_headroom_rather_than_being_born_without_it() -> None:
+    """upstream pdb-gridlock scales a two-replica Deployment to one under minAvailable 1: disruptionsAllowed
+    drops 1 -> 0, the transition lookout's sentinel fires on. The default and the lookout pack's params both
+    run one replica over the request first, wait until the budget counts it, then scale down."""
+    def kinds(stage: Any) -> dict[str, dict[str, Any]]:
+        return {o["kind"]: o for o in stage.objects}
+
+    b = render(FaultSpec.model_validate({"kind": "PDBGridlock", "namespace": "shop"}))
+    assert len(b.stages) == 2
+    first, second = kinds(b.stages[0]), kinds(b.stages[1])
+    assert first["Deployment"]["spec"]["replicas"] == 3 and second["Deployment"]["spec"]["replicas"] == 2
+    assert first["PodDisruptionBudget"]["spec"] == {"selector": {"matchLabels": {"app": "web"}}, "minAvailable": 2}
+    assert "PodDisruptionBudget" not in second  # the budget is not touched; the workload shrinks under it
+    counted = [p for p in b.stages[0].probes if p.jsonpath == "{.status.currentHealthy}"]
+    assert [(p.object_name, p.equals) for p in counted] == [("web", "3")]
+    assert [(p.jsonpath, p.equals) for p in b.probes if p.resource == "pdb"] == [
+        ("{.status.disruptionsAllowed}", "0")]
+
+    sc = next(s for lp in load_packs(["lookout"]) for s in lp.pack.scenarios if s.id == "lookout-pdb-gridlock")
+    b = render(sc.faults[0])
+    first, second = kinds(b.stages[0]), kinds(b.stages[1])
+    assert (first["Deployment"]["spec"]["replicas"], second["Deployment"]["spec"]["replicas"]) == (2, 1)
+    assert [p.equals for p in b.stages[0].probes if p.jsonpath == "{.status.currentHealthy}"] == ["2"]
+
+
 def test_cert_expiry_makes_a_real_certificate_that_expires_soon() -> None:
     import base64
     from datetime import UTC, datetime, timedelta
