@@ -384,10 +384,9 @@ class PodRuntime:
 
     def next_wakeup(self) -> float | None:
         times: list[float] = []
-        if self.sync_wake is not None:
-            times.append(self.sync_wake)
-        else:
-            times.extend(t for t in (self.sync_at, self.requeue_at) if t is not None)
+        nxt = self.sync_wake if self.sync_wake is not None else self._next_sync()
+        if nxt is not None:
+            times.append(nxt)
         for c in self.all():
             if c.state == "running":
                 if c.wake_at is not None:
@@ -433,7 +432,7 @@ class PodRuntime:
                         self._run_probe(c, p, t)
         if self.sync_wake is not None and self.sync_wake <= t:
             self._continue_sync(t)
-        elif self.sync_task is None and min(x for x in (self.sync_at, self.requeue_at, math.inf) if x is not None) <= t:
+        elif self.sync_task is None and (nxt := self._next_sync()) is not None and nxt <= t:
             self.sync_at = self.requeue_at = None
             self.sync_failed = False
             self.backoff_expiries = []
@@ -442,6 +441,11 @@ class PodRuntime:
             self.shown_reasons = dict(self.reason_cache)
             self.sync_task = self._sync(t)
             self._continue_sync(t)
+
+    def _next_sync(self) -> float | None:
+        """When the next sync starts: a PLEG/retry request or the pod worker's requeue, whichever is first."""
+        due = [x for x in (self.sync_at, self.requeue_at) if x is not None]
+        return min(due) if due else None
 
     def _continue_sync(self, t: float) -> None:
         assert self.sync_task is not None

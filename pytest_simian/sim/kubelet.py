@@ -230,7 +230,6 @@ class Kubelet:
         self.recorder = EventRecorder(store, "kubelet", node_name)
         self._kick = asyncio.Event()
         self._installed = False
-        self._due: dict[str, float] = {}  # pod uid -> virtual time its runtime wants stepping again
         self._seen_rv: dict[str, str | None] = {}  # pod uid -> resourceVersion this kubelet last saw/wrote
         self._env_version: tuple[int, ...] = ()
         self._writing = False
@@ -324,7 +323,7 @@ class Kubelet:
             uid = md.get("uid", "")
             seen.add(uid)
             rt = self.runtimes.get(uid)
-            due = self._due.get(uid)
+            due = rt.next_wakeup() if rt is not None else None
             if (rt is not None and not everything and self._seen_rv.get(uid) == md.get("resourceVersion")
                     and (due is None or due > now)):
                 if due is not None:
@@ -353,10 +352,7 @@ class Kubelet:
                 continue
             self._seen_rv[uid] = self._write_status(pod, rt, now)
             nxt = rt.next_wakeup()
-            if nxt is None:
-                self._due.pop(uid, None)
-            else:
-                self._due[uid] = nxt
+            if nxt is not None:
                 wake.append(nxt)
         for uid in list(self.runtimes):
             if uid not in seen:
@@ -365,7 +361,6 @@ class Kubelet:
 
     def _forget(self, uid: str) -> None:
         self.runtimes.pop(uid, None)
-        self._due.pop(uid, None)
         self._seen_rv.pop(uid, None)
 
     def _write_status(self, pod: dict[str, Any], rt: PodRuntime, now: float) -> str | None:
