@@ -486,16 +486,18 @@ class Api:
         the client leaves."""
         q = request.query
         container = q.get("container") or ""
-        resp = web.StreamResponse(status=200, headers={"Content-Type": "text/plain"})
-        resp.enable_chunked_encoding()
-        await resp.prepare(request)
-        await resp.write(first.body if isinstance(first.body, bytes) else b"")
+        # what the first response holds, read before the first await: a line the container writes while that
+        # response is on its way must come in the stream, not be counted as already sent
         pods = self.registry.lookup("pods")
         pod0 = self.store._tables[pods.key].objects.get((ns, name)) or {}
         c0 = container or ((pod0.get("spec") or {}).get("containers") or [{}])[0].get("name", "")
         assert self.store.log_provider is not None
         sent = self.store.log_provider(ns, pod0, c0, previous=False, tail_lines=None,
                                        timestamps=q.get("timestamps") in _TRUE).encode()
+        resp = web.StreamResponse(status=200, headers={"Content-Type": "text/plain"})
+        resp.enable_chunked_encoding()
+        await resp.prepare(request)
+        await resp.write(first.body if isinstance(first.body, bytes) else b"")
         try:
             await self._follow_loop(request, resp, ns, name, container, sent)
             await resp.write_eof()

@@ -140,6 +140,7 @@ def test_logs(sim: RunningSim, shop: dict[str, Any]) -> None:
     assert r.stderr.startswith("Found 2 pods, using pod/web-7d4b9c-")
 
 
+@pytest.mark.timeout(60)  # a line lost by the stream would otherwise block readline() for the 900 s backstop
 def test_logs_follow_streams_until_the_container_stops_running(sim: RunningSim, shop: dict[str, Any]) -> None:
     import os
 
