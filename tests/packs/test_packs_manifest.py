@@ -6,6 +6,11 @@ each scenario is proven on the embedded cluster under `-n 2` and without xdist, 
 run each (both packs, two subjects: noop and the reference triage program), asserted from the
 run's own artifacts read back through the offline scorer. noop reports nothing: recall 0 on every
 fault scenario (skipped on controls), never a hallucination, and exactly right on a control.
+
+The same runs are held to golden files: the shape of every attempt's audit events and the scorecard
+(tests/packs/audit_shape.py says what is normalized away). They were written before the executor became
+the only path for faults and must not change unless a change means to change what a run records;
+`SIMIAN_REGENERATE_GOLDEN=1` rewrites them.
 """
 
 from __future__ import annotations
@@ -23,7 +28,11 @@ from pytest_simian.record.rescore import evaluate_artifacts
 from pytest_simian.scoring.outcomes import Verdict
 from pytest_simian.scoring.scorecard import RunEvaluation
 
+from tests.packs.audit_shape import audit_shape, render_shape, scorecard_shape
+
 ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).resolve().parent / "golden"
+REGENERATE = os.environ.get("SIMIAN_REGENERATE_GOLDEN") == "1"
 TRIAGE = ROOT / "examples" / "subjects" / "triage.py"
 PACKS = ("parity", "lookout")
 SCENARIOS = {p: [sc.id for sc in load_pack(str(ROOT / "packs" / p)).pack.scenarios] for p in PACKS}
@@ -45,13 +54,34 @@ def run_packs(out: Path, mode: list[str]) -> tuple[subprocess.CompletedProcess[s
 
 
 @pytest.fixture(scope="module", params=sorted(MODES))
-def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> RunEvaluation:
+def run_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp(f"packs-{request.param}")
     proc, run_dir = run_packs(out, MODES[request.param])
     assert proc.returncode == 0, f"{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}"
+    return run_dir
+
+
+@pytest.fixture(scope="module")
+def run(run_dir: Path) -> RunEvaluation:
     art = read_run(run_dir)
     evaluation, _ = evaluate_artifacts(art.run, art)
     return evaluation
+
+
+def _golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if REGENERATE:
+        path.write_text(text, encoding="utf-8")
+    assert path.is_file(), f"{path} is missing: run with SIMIAN_REGENERATE_GOLDEN=1 to write it"
+    assert text == path.read_text(encoding="utf-8"), f"{name} differs from the golden file {path}"
+
+
+def test_every_attempt_records_the_golden_audit_sequence(run_dir: Path) -> None:
+    _golden("packs-audit-shape.json", render_shape(audit_shape(read_run(run_dir).events)))
+
+
+def test_the_scorecard_is_the_golden_one(run_dir: Path) -> None:
+    _golden("packs-scorecard.txt", scorecard_shape((run_dir / "scorecard.txt").read_text(encoding="utf-8")))
 
 
 def verdicts(run: RunEvaluation, subject: str) -> dict[str, Verdict]:
