@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from pytest_simian import clock
+from pytest_simian.cluster.kube import KubeError
 from pytest_simian.leases import (
     BUNDLE,
     EXPIRES_AT,
@@ -33,6 +34,7 @@ from pytest_simian.leases import (
     format_expiry,
     parse_expiry,
 )
+from pytest_simian.record.events import ARENA_ADOPTED, ARENA_HELD, ARENA_RELEASED
 
 HOLD_NAMESPACE = "kube-system"
 """Where hold Leases live: it always exists and is full of leader-election Leases already."""
@@ -41,9 +43,6 @@ ELIGIBLE = "simian.chaos/eligible"
 HOLD_PREFIX = "arena-"
 CLUSTER_HOLD = "arena-cluster"
 
-ARENA_HELD = "arena.held"
-ARENA_RELEASED = "arena.released"
-ARENA_ADOPTED = "arena.namespace_adopted"
 
 
 class ArenaError(Exception):
@@ -87,8 +86,6 @@ class HoldLocks:
         return exp is None or exp < self.now()
 
     def try_acquire(self, name: str, holder: str) -> bool:
-        from pytest_simian.engines.kube_state_api import KubeError
-
         try:
             self.kube.create(self.res, self.namespace, self._body(name, holder))
         except KubeError as exc:
@@ -114,8 +111,6 @@ class HoldLocks:
         return True
 
     def release(self, name: str) -> None:
-        from pytest_simian.engines.kube_state_api import KubeError
-
         with self._lock:
             holder = self._held.pop(name, None)
         if holder is None:
@@ -137,8 +132,6 @@ class HoldLocks:
     def reap_stale(self, prefixes: tuple[str, ...] = (HOLD_PREFIX, "slot-")) -> list[str]:
         """Delete holds whose holder stopped renewing them (a runner that died): only if still stale at the
         resourceVersion read."""
-        from pytest_simian.engines.kube_state_api import KubeError
-
         gone = []
         for item in self.kube.list(self.res, self.namespace):
             name = item["metadata"]["name"]
@@ -153,8 +146,6 @@ class HoldLocks:
         return gone
 
     def renew_all(self) -> None:
-        from pytest_simian.engines.kube_state_api import KubeError
-
         with self._lock:
             held = dict(self._held)
         for name, holder in held.items():
@@ -310,8 +301,6 @@ class Arena:
         return self.kube.for_kind("v1", "Namespace")
 
     def _prepare_namespaces(self, hold: ArenaHold, expires_at: datetime) -> None:
-        from pytest_simian.engines.kube_state_api import KubeError
-
         res = self._ns_res()
         for ns in hold.namespaces:
             cur = self.kube.get_or_none(res, None, ns)
@@ -354,8 +343,6 @@ class Arena:
         return True
 
     def _remove_created(self, hold: ArenaHold, timeout: float) -> list[str]:
-        from pytest_simian.engines.kube_state_api import KubeError
-
         res = self._ns_res()
         problems: list[str] = []
         for ns in hold.created:

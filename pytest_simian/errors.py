@@ -8,11 +8,36 @@ a message and the fields that explain it.
     ├── PackError                 a pack, option or subject spec is wrong (usage error, before anything runs)
     ├── NotValidOnCluster         the scenario cannot be represented on this cluster (skipped, not attempted)
     ├── InjectError               a fault did not land: executor rejection, failed apply, settle probe
-    │                             failing or timing out (skipped, NOT SCORED)
+    │   │                         failing or timing out (skipped, NOT SCORED)
+    │   └── ExecutorError         executor[<stage>:<reason>]: refused or failed on its way (executor/policy.py)
     ├── HarnessError              the rig itself failed (error; unscored)
     │   └── ClearError            clearing a fault or verifying the clear failed (teardown error)
     └── SubjectError              the subject crashed, timed out or printed nothing parseable
                                   (failed; scored as a run with no structured report)
+
+Raised inside one module and turned into one of the above where it is caught (never seen by pytest):
+
+    KubeError                     cluster/kube.py: an API call failed → ExecutorError, HarnessError, ClearError
+    SimError                      cluster/sim.py: the embedded cluster did not start or stopped answering
+                                  → HarnessError (eval.harness_error)
+    CurrentClusterError           cluster/current.py: the named context is missing → HarnessError
+    ArenaError                    arena.py: a hold could not be taken in time → HarnessError
+    SettleFailure                 probes.py: a Settle probe did not pass by the deadline → ExecutorError
+    JSONPathError                 jsonpath.py: a template kubectl would not parse → PackError, ExecutorError
+    StreamError                   subjects/lookout.py: lookout's finding stream is malformed → SubjectError
+    RunDocumentError              record/run_document.py: run.json unusable → ArtifactError
+    ArtifactError                 record/artifacts.py: a run directory cannot be read → a usage error
+                                  (`--simian-offline`, `--simian-compare`) or report-error.txt
+
+Inside the embedded cluster's own process (sim/), answered as Kubernetes Status errors over HTTP:
+
+    ApiError                      sim/errors.py: a Status with its code and reason
+    PatchError, ApplyError        sim/patch.py, sim/fieldmanager.py: a patch or apply that does not fit → 4xx
+    ApplyConflict                 sim/fieldmanager.py: server-side apply conflict → 409
+    SelectorError                 sim/selectors.py: a label or field selector that does not parse → 400
+    ProtobufDecodeError           sim/protobuf.py: a protobuf body that does not decode → 400
+    ShellSyntaxError              sim/busybox.py: a container command the shell model cannot parse → the
+                                  container's own exit status and stderr, as busybox sh would give
 """
 
 from __future__ import annotations

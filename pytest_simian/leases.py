@@ -24,6 +24,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pytest_simian import clock
+from pytest_simian.cluster.kube import KubeError
+from pytest_simian.record.events import LEASE_EXPIRED
 
 MANAGED = "simian.chaos/managed"
 BUNDLE = "simian.chaos/bundle"
@@ -32,9 +34,6 @@ EXPIRES_AT = "simian.chaos/expires-at"
 OUR_LABELS = (MANAGED, BUNDLE, FAULT_UID)
 OUR_ANNOTATIONS = (EXPIRES_AT,)
 
-LEASE_REGISTERED = "lease.registered"
-LEASE_CLEARED = "lease.cleared"
-LEASE_EXPIRED = "lease.expired"
 
 
 def format_expiry(when: datetime) -> str:
@@ -171,8 +170,6 @@ class Reaper:
         self._stop = threading.Event()
 
     def sweep_cluster(self, *, exclude_bundles: Iterable[str] = ()) -> list[Reaped]:
-        from pytest_simian.engines.kube_state_api import KubeError
-
         now = self.now()
         skip = set(exclude_bundles)
         groups: dict[tuple[str, str], Reaped] = {}

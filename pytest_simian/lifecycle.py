@@ -19,15 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from pytest_simian import clock
-from pytest_simian.engines.base import AttemptContext, FaultDriver
 from pytest_simian.errors import ClearError, HarnessError, InjectError, NotValidOnCluster, SubjectError
+from pytest_simian.executor import AttemptRef
+from pytest_simian.kubectl import pinned_kubectl_dir
 from pytest_simian.pack.models import Scenario
+from pytest_simian.record import events as E
 from pytest_simian.record import join
 from pytest_simian.record.artifacts import REPORTS_DIR, report_path
 from pytest_simian.record.audit import cap
+from pytest_simian.runstate import RunState
 from pytest_simian.scoring.outcomes import Verdict
 from pytest_simian.scoring.scorecard import evaluate_run
-from pytest_simian.session import RunState, pinned_kubectl_dir
 from pytest_simian.subjects.base import Subject, SubjectContext
 
 ENV_ALLOWLIST = ("LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM")
@@ -53,6 +55,7 @@ class Attempt:
     verdict: Verdict | None = None
     progress_lines: list[str] = field(default_factory=list)
     on_progress: Callable[[str], None] | None = None
+    _ref: AttemptRef | None = None
 
     def progress(self, line: str) -> None:
         self.progress_lines.append(line)
@@ -63,17 +66,14 @@ class Attempt:
     def audit(self):  # type: ignore[no-untyped-def]
         return self.state.audit
 
-    def context(self) -> AttemptContext:
-        settle = self.state.options.settle_timeout or self.scenario.settle_seconds
-        return AttemptContext(
-            attempt_id=self.attempt_id, scenario=self.scenario, audit=self.state.audit,
-            run_dir=self.state.run_dir, cluster=self.state.cluster.get,
-            cluster_backend=self.state.options.cluster, settle_deadline=clock.monotonic() + settle,
-            progress=self.progress, options=self.state.options.to_json(),
-        )
-
-    def driver(self, engine: str) -> FaultDriver:
-        return self.state.drivers[engine]
+    @property
+    def ref(self) -> AttemptRef:
+        """What the executor is told about this attempt; the settle deadline starts when it is first asked."""
+        if self._ref is None:
+            settle = self.state.options.settle_timeout or self.scenario.settle_seconds
+            self._ref = AttemptRef(attempt_id=self.attempt_id, scenario=self.scenario,
+                                   settle_deadline=clock.monotonic() + settle, progress=self.progress)
+        return self._ref
 
 
 def run_until_verdict(att: Attempt) -> Verdict:
@@ -81,32 +81,30 @@ def run_until_verdict(att: Attempt) -> Verdict:
     says what happened. Faults injected are left for :func:`clear` (called in teardown)."""
     audit = att.state.audit
     sc = att.scenario
-    audit.emit(join.SCENARIO_STARTED, payload={"subject": att.subject.name, "nodeid": att.nodeid,
+    audit.emit(E.SCENARIO_STARTED, payload={"subject": att.subject.name, "nodeid": att.nodeid,
                                                "worker": att.state.worker})
-    ctx = att.context()
-    # Not valid on this cluster: decided before anything is applied.
-    for fault in sc.faults:
-        why = att.driver(fault.engine).not_valid_on(fault, sc, att.state.options.cluster)
-        if why:
-            audit.emit(join.NOT_VALID, payload={"cluster": att.state.options.cluster, "why": why})
-            return finish(att)
+    executor = att.state.executor
     try:
-        for i, fault in enumerate(sc.faults):
+        why = executor.not_valid(att.ref)  # the backend's answer, before anything is applied
+        if why:
+            audit.emit(E.NOT_VALID, payload={"cluster": att.state.options.cluster, "why": why})
+            return finish(att)
+        for i in range(len(sc.faults)):
             att.injected.append(i)
-            att.driver(fault.engine).inject(fault, i, ctx)
+            executor.inject(att.ref, i)
     except NotValidOnCluster as exc:
-        audit.emit(join.NOT_VALID, payload={"cluster": exc.cluster, "why": exc.why})
+        audit.emit(E.NOT_VALID, payload={"cluster": exc.cluster, "why": exc.why})
         return finish(att)
     except InjectError as exc:
-        audit.emit(join.INJECT_ERROR, reason=exc.reason or None,
+        audit.emit(E.INJECT_ERROR, reason=exc.reason or None,
                    payload={"why": exc.why, "stage": exc.stage})
         return finish(att)
     except KeyboardInterrupt as exc:
-        audit.emit(join.HARNESS_ERROR, payload={"stage": "inject", "why": f"interrupted ({exc or 'Ctrl-C'}) "
+        audit.emit(E.HARNESS_ERROR, payload={"stage": "inject", "why": f"interrupted ({exc or 'Ctrl-C'}) "
                                                 "before every fault had a passing efficacy record"})
         raise
     except Exception as exc:  # noqa: BLE001 - any other failure here is the harness's
-        audit.emit(join.HARNESS_ERROR, payload={"stage": "inject", "why": _why(exc)})
+        audit.emit(E.HARNESS_ERROR, payload={"stage": "inject", "why": _why(exc)})
         return finish(att)
     ask_subject(att)
     return finish(att)
@@ -124,18 +122,18 @@ def ask_subject(att: Attempt) -> None:
         sctx = SubjectContext(prompt=att.scenario.prompt, workdir=workdir, env=env,
                               timeout=att.state.options.subject_timeout, attempt_id=att.attempt_id,
                               transcript_dir=att.state.run_dir / "transcripts", scenario_id=att.scenario.id)
-        audit.emit(join.SUBJECT_STARTED)
+        audit.emit(E.SUBJECT_STARTED)
         try:
             result = att.subject.investigate(sctx)
         except SubjectError as exc:
-            audit.emit(join.SUBJECT_ERROR, payload={"why": exc.why, "exit_code": exc.exit_code})
+            audit.emit(E.SUBJECT_ERROR, payload={"why": exc.why, "exit_code": exc.exit_code})
             return
         except KeyboardInterrupt as exc:
-            audit.emit(join.HARNESS_ERROR, payload={"stage": "subject", "why": f"interrupted ({exc or 'Ctrl-C'}) "
+            audit.emit(E.HARNESS_ERROR, payload={"stage": "subject", "why": f"interrupted ({exc or 'Ctrl-C'}) "
                                                     "while the subject investigated"})
             raise
         except Exception as exc:  # noqa: BLE001 - our side of the adapter failed
-            audit.emit(join.HARNESS_ERROR, payload={"stage": "subject", "why": _why(exc)})
+            audit.emit(E.HARNESS_ERROR, payload={"stage": "subject", "why": _why(exc)})
             return
         try:
             rel = write_report(att, result.report, {
@@ -144,9 +142,9 @@ def ask_subject(att: Attempt) -> None:
                 "duration": round(result.duration, 3), **({"extra": result.extra} if result.extra else {}),
             })
         except OSError as exc:
-            audit.emit(join.HARNESS_ERROR, payload={"stage": "artifacts", "why": f"cannot write the report: {exc}"})
+            audit.emit(E.HARNESS_ERROR, payload={"stage": "artifacts", "why": f"cannot write the report: {exc}"})
             return
-        audit.emit(join.REPORT_RECEIVED, payload={"report_file": rel})
+        audit.emit(E.REPORT_RECEIVED, payload={"report_file": rel})
     finally:
         shutil.rmtree(parent, ignore_errors=True)
 
@@ -187,7 +185,7 @@ def finish(att: Attempt) -> Verdict:
     reports: dict[str, Any] = {}
     problems: dict[str, str] = {}
     for ev in events:
-        if ev.get("event") == join.REPORT_RECEIVED:
+        if ev.get("event") == E.REPORT_RECEIVED:
             rel = (ev.get("payload") or {}).get("report_file", "")
             try:
                 reports[rel] = json.loads((att.state.run_dir / rel).read_text(encoding="utf-8")).get("report")
@@ -204,20 +202,24 @@ def finish(att: Attempt) -> Verdict:
 def clear(att: Attempt) -> None:
     """Clear every fault this attempt touched, last first; record the result; end the attempt."""
     audit = att.state.audit
-    ctx = att.context()
+    executor = att.state.executor
     errors: list[str] = []
     for i in reversed(att.injected):
-        fault = att.scenario.faults[i]
         try:
-            att.driver(fault.engine).clear(fault, i, ctx)
+            executor.clear(att.ref, i)
         except Exception as exc:  # noqa: BLE001 - every clear failure is recorded and reraised
             errors.append(f"fault {i}: {_why(exc)}")
+    if att.injected:
+        try:
+            errors += executor.release(att.ref)
+        except Exception as exc:  # noqa: BLE001 - recorded and reraised like a clear failure
+            errors.append(f"arena: {_why(exc)}")
     if errors:
-        audit.emit(join.CLEAR_FAILED, payload={"why": "; ".join(errors)})
+        audit.emit(E.CLEAR_FAILED, payload={"why": "; ".join(errors)})
     elif att.injected:
-        audit.emit(join.CLEARED)
+        audit.emit(E.CLEARED)
     writes = record_trajectory(att) if att.asked else 0
-    audit.emit(join.SCENARIO_ENDED, payload={"writes_attempted": writes})
+    audit.emit(E.SCENARIO_ENDED, payload={"writes_attempted": writes})
     if errors:
         raise ClearError("; ".join(errors))
 
@@ -239,9 +241,9 @@ def record_trajectory(att: Attempt) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(traj.to_jsonl(), encoding="utf-8")
     except OSError as exc:  # unmeasured, not a harness error: the verdict does not depend on it
-        att.state.audit.emit(join.TRAJECTORY, payload={"unmeasured": f"request log: {exc}"})
+        att.state.audit.emit(E.TRAJECTORY, payload={"unmeasured": f"request log: {exc}"})
         return 0
-    att.state.audit.emit(join.TRAJECTORY, payload={**traj.summary(), "file": rel})
+    att.state.audit.emit(E.TRAJECTORY, payload={**traj.summary(), "file": rel})
     return traj.writes_attempted
 
 

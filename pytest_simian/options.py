@@ -6,7 +6,9 @@ Must not: load packs or start anything.
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,14 +16,19 @@ from typing import Any
 import pytest
 
 from pytest_simian.errors import PackError
+from pytest_simian.executor.policy import DEFAULT_DURATION_CEILING, ExecutorConfig
+from pytest_simian.pack.durations import parse_duration
 from pytest_simian.scoring.outcomes import Gate
 
-CLUSTERS = ("sim", "current", "kind")
+DEFAULT_CLUSTER = "sim"
 SUBJECT_OWNED_ENV = frozenset({"PATH", "HOME", "KUBECONFIG", "KUBECACHEDIR", "SIMIAN_PROMPT"})
 """Variables the harness sets for a subject; --simian-subject-env may not override them."""
 
 
-def addoptions(parser: pytest.Parser) -> None:
+def addoptions(parser: pytest.Parser, backends: Sequence[tuple[str, str]] = ()) -> None:
+    """`backends`: (name, summary) of the cluster backends registered so far, for `--help` (one registered
+    later is still accepted: names are checked at configure time)."""
+    listed = "; ".join(f"{n}: {summary}" for n, summary in backends) or "sim"
     g = parser.getgroup("simian", "pytest-simian: fault scenarios as tests")
     g.addoption("--simian-pack", action="append", default=[], metavar="PACK[,PACK]",
                 help="Scenario pack(s) to run: a built-in name (parity, lookout) or a path (anything with a "
@@ -29,9 +36,8 @@ def addoptions(parser: pytest.Parser) -> None:
     g.addoption("--simian-subject", action="append", default=[], metavar="[NAME=]SCHEME:SPEC",
                 help="A subject to evaluate (repeatable; one scorecard column each): noop:, "
                      "exec:./agent --flag {prompt}. NAME= names the column.")
-    g.addoption("--simian-cluster", default="sim", choices=CLUSTERS,
-                help="Cluster to break: sim (embedded, default), current (kubeconfig; needs "
-                     "--simian-context), kind (throwaway kind cluster).")
+    g.addoption("--simian-cluster", default=DEFAULT_CLUSTER, metavar="BACKEND",
+                help=f"Cluster backend to break (default {DEFAULT_CLUSTER}). Registered: {listed}.")
     g.addoption("--simian-context", default=None, metavar="CONTEXT",
                 help="kubeconfig context to use with --simian-cluster=current (required there: safe by default).")
     g.addoption("--simian-out", default="simian-runs", metavar="DIR",
@@ -58,7 +64,7 @@ def addoptions(parser: pytest.Parser) -> None:
     g.addoption("--simian-permitted-tiers", default=None, metavar="TIER[,TIER]",
                 help="Blast-radius tiers the executor may apply (default: namespace); unknown tiers are refused.")
     g.addoption("--simian-fault-ceiling", default=None, metavar="DURATION",
-                help="Longest fault lease the executor accepts (default 4h).")
+                help=f"Longest fault lease the executor accepts (default {DEFAULT_DURATION_CEILING / 3600:g}h).")
     g.addoption("--simian-max-faults", type=int, default=None, metavar="N",
                 help="Most faults active at once across every runner sharing the cluster (default: no cap).")
     g.addoption("--simian-keep", action="store_true", default=False,
@@ -88,6 +94,8 @@ class SimianOptions:
     compare: Path | None = None
     floor: str | None = None
     subject_env: tuple[str, ...] = ()
+    executor: ExecutorConfig = field(default_factory=ExecutorConfig)
+    """The executor's policy (`--simian-permitted-tiers`, `--simian-fault-ceiling`, `--simian-max-faults`)."""
     raw: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -116,11 +124,12 @@ def parse_options(config: pytest.Config) -> SimianOptions:
     if not 0 <= min_eff <= 1:
         raise PackError(f"--simian-min-efficacy {min_eff} is outside [0, 1]")
     timeout = float(config.getoption("simian_subject_timeout"))
-    if timeout <= 0:
-        raise PackError("--simian-subject-timeout must be above zero")
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise PackError(f"--simian-subject-timeout {timeout} must be a finite number of seconds above zero")
     settle = config.getoption("simian_settle_timeout")
-    if settle is not None and float(settle) <= 0:
-        raise PackError("--simian-settle-timeout must be above zero")
+    if settle is not None and (not math.isfinite(float(settle)) or float(settle) <= 0):
+        raise PackError(f"--simian-settle-timeout {settle} must be a finite number of seconds above zero")
+    executor = parse_executor_options(config)
     compare = config.getoption("simian_compare")
     if compare:
         from pytest_simian.report.compare import check_compare_dir
@@ -147,11 +156,35 @@ def parse_options(config: pytest.Config) -> SimianOptions:
         "settle_timeout": settle, "allow_short_faults": bool(config.getoption("simian_allow_short_faults")),
         "keep": bool(config.getoption("simian_keep")), "compare": compare,
         "floor": floor, "subject_env": list(subject_env),
+        "permitted_tiers": config.getoption("simian_permitted_tiers"),
+        "fault_ceiling": config.getoption("simian_fault_ceiling"),
+        "max_faults": config.getoption("simian_max_faults"),
     }
     return SimianOptions(
         packs=packs, subjects=subjects, cluster=cluster, context=context,
         out=Path(config.getoption("simian_out")), only=only, gate=gate, min_efficacy=min_eff,
         subject_timeout=timeout, settle_timeout=float(settle) if settle is not None else None,
         allow_short_faults=raw["allow_short_faults"], keep=raw["keep"], floor=floor, subject_env=subject_env,
-        compare=Path(compare) if compare else None, raw=raw,
+        compare=Path(compare) if compare else None, executor=executor, raw=raw,
     )
+
+
+def parse_executor_options(config: pytest.Config) -> ExecutorConfig:
+    """The executor's policy from `--simian-permitted-tiers`, `--simian-fault-ceiling`, `--simian-max-faults`."""
+    tiers = config.getoption("simian_permitted_tiers")
+    ceiling = config.getoption("simian_fault_ceiling")
+    cap = config.getoption("simian_max_faults")
+    kw: dict[str, Any] = {}
+    if tiers is not None:
+        kw["permitted_tiers"] = frozenset(t.strip() for t in str(tiers).split(",") if t.strip())
+    if ceiling is not None:
+        try:
+            kw["duration_ceiling"] = parse_duration(str(ceiling))
+        except ValueError as exc:
+            raise PackError(f"--simian-fault-ceiling {ceiling!r}: {exc}") from None
+    if cap is not None:
+        kw["max_concurrent_faults"] = int(cap)
+    try:
+        return ExecutorConfig(**kw)
+    except ValueError as exc:
+        raise PackError(f"executor policy: {exc}") from None

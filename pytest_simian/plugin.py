@@ -3,7 +3,8 @@
 Why: the plugin is inert unless a `--simian-*` option asks for work; when it does, this module turns
 packs into items, runs each item's lifecycle through the `simian_attempt` fixture, and prints the
 scorecard read back from the run's artifacts. `--simian-offline` is handled before collection.
-Must not: hold logic of its own beyond wiring (see session.py, lifecycle.py, collect.py, scoring/).
+Must not: hold logic of its own beyond wiring (see runstate.py, lifecycle.py, collect.py, finalize.py,
+executor/, scoring/).
 """
 
 from __future__ import annotations
@@ -17,24 +18,20 @@ from typing import Any
 
 import pytest
 
-from pytest_simian import hookspecs
+from pytest_simian import builtins, hookspecs
+from pytest_simian.cluster.base import BackendSettings, ClusterBackend
+from pytest_simian.cluster.manager import ClusterManager
 from pytest_simian.collect import PackCollector, ScenarioItem
+from pytest_simian.engines.base import Engine
 from pytest_simian.errors import HarnessError, PackError, SimianError
+from pytest_simian.executor import Executor, check_scenario, engine_catalog
+from pytest_simian.finalize import COMPARE_FILE, REPORT_ERROR_FILE, finalize_run, rescore_offline
 from pytest_simian.lifecycle import Attempt, clear, new_attempt_id, run_until_verdict
 from pytest_simian.options import addoptions, parse_options
 from pytest_simian.pack.loader import load_packs
-from pytest_simian.pack.models import BUILTIN_ENGINE
 from pytest_simian.record.artifacts import new_run_dir
-from pytest_simian.record.rescore import COMPARE_FILE, REPORT_ERROR_FILE, finalize_run, rescore_offline
+from pytest_simian.runstate import RunState, now_iso, open_audit, select_scenarios, worker_id
 from pytest_simian.scoring.outcomes import ERROR, FAILED, SKIPPED
-from pytest_simian.session import (
-    ClusterManager,
-    RunState,
-    now_iso,
-    open_audit,
-    select_scenarios,
-    worker_id,
-)
 from pytest_simian.subjects.base import Subject, default_name, parse_subject_option
 
 STATE = pytest.StashKey[RunState]()
@@ -42,10 +39,23 @@ STATE = pytest.StashKey[RunState]()
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(hookspecs)
+    builtins.register(pluginmanager)
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    addoptions(parser)
+def registered_backends(pluginmanager: pytest.PytestPluginManager) -> dict[str, type[ClusterBackend]]:
+    """Backend name → class, from every plugin registered so far; two with one name are refused."""
+    found: dict[str, type[ClusterBackend]] = {}
+    for group in pluginmanager.hook.pytest_simian_cluster_backends():
+        for cls in group or []:
+            if cls.name in found and found[cls.name] is not cls:
+                raise PackError(f"two plugins provide the cluster backend {cls.name!r}")
+            found[cls.name] = cls
+    return found
+
+
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    backends = registered_backends(pluginmanager)
+    addoptions(parser, [(name, cls.summary) for name, cls in backends.items()])
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -69,36 +79,7 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
                            compare_to=Path(compare) if compare else None)
 
 
-# --------------------------------------------------------------------------- built-in subjects
-
-
-class BuiltinSubjects:
-    """Provides the `noop:`, `exec:`, `lookout:`, `sre-agent:` and `replay:` schemes through the public hook."""
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_simian_make_subject(self, name: str, scheme: str, rest: str, spec: str,
-                                   config: pytest.Config) -> Subject | None:
-        from pytest_simian.subjects.builtin import ExecSubject, NoopSubject
-
-        if scheme == "noop":
-            if rest.strip():
-                raise PackError(f"--simian-subject {spec!r}: noop takes no arguments")
-            return NoopSubject(name, spec)
-        if scheme == "exec":
-            return ExecSubject(name, spec, rest)
-        if scheme == "lookout":
-            from pytest_simian.subjects.lookout import LookoutSubject
-
-            return LookoutSubject(name, spec, rest)
-        if scheme == "sre-agent":
-            from pytest_simian.subjects.sre_agent import SreAgentSubject
-
-            return SreAgentSubject(name, spec, rest)
-        if scheme == "replay":
-            from pytest_simian.subjects.replay import ReplaySubject
-
-            return ReplaySubject(name, spec, rest)
-        return None
+# --------------------------------------------------------------------------- subjects, engines, backends
 
 
 def _build_subjects(config: pytest.Config, specs: list[str]) -> list[Subject]:
@@ -121,11 +102,29 @@ def _build_subjects(config: pytest.Config, specs: list[str]) -> list[Subject]:
 # --------------------------------------------------------------------------- configure
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.pluginmanager.register(BuiltinSubjects(), "simian-builtin-subjects")
-    from pytest_simian.engines.kube_state import KubeStateEngine
+def _engines(config: pytest.Config) -> dict[str, Engine]:
+    engines: dict[str, Engine] = {}
+    for group in config.hook.pytest_simian_engines(config=config):
+        for engine in group or []:
+            if not isinstance(engine, Engine) or not engine.name:
+                raise PackError(f"a plugin returned {engine!r} from pytest_simian_engines: not a named Engine")
+            if engine.name in engines:
+                raise PackError(f"two plugins provide the engine {engine.name!r}")
+            engines[engine.name] = engine
+    return engines
 
-    config.pluginmanager.register(KubeStateEngine(), "simian-kube-state")
+
+def _backend(config: pytest.Config, name: str, settings: BackendSettings) -> type[ClusterBackend]:
+    backends = registered_backends(config.pluginmanager)
+    cls = backends.get(name)
+    if cls is None:
+        raise PackError(f"--simian-cluster={name}: no installed plugin provides that cluster backend "
+                        f"(registered: {', '.join(sorted(backends)) or 'none'})")
+    cls.check_settings(settings)
+    return cls
+
+
+def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "simian: a pytest-simian scenario attempt")
     config.addinivalue_line("markers", "control: a scenario that expects nothing (healthy control)")
     config.addinivalue_line("markers", "fault: a scenario that injects a fault and expects findings")
@@ -141,32 +140,19 @@ def _configure(config: pytest.Config) -> None:
     opts = parse_options(config)
     if not opts.active:
         return
-    if opts.cluster == "kind":
-        raise PackError("--simian-cluster=kind is not available in this version (no Docker engine runs kind "
-                        "here); use sim, or current with --simian-context")
-    if opts.cluster == "current" and not opts.context:
-        raise PackError("--simian-cluster=current needs --simian-context NAME (safe by default: name the "
-                        "cluster you mean to break)")
-    engines = {BUILTIN_ENGINE}
-    for names in config.hook.pytest_simian_engines(config=config):
-        engines.update(names or [])
-    packs = load_packs(opts.packs, engines=engines)
+    worker = worker_id(config)
+    settings = BackendSettings(context=opts.context, keep=opts.keep, worker=worker)
+    backend_cls = _backend(config, opts.cluster, settings)
+    engines = _engines(config)
+    packs = load_packs(opts.packs, catalog=engine_catalog(engines))
     selected = select_scenarios(packs, opts.only)
-    drivers = {}
+    catalog = engine_catalog(engines)
     for sel in selected:
+        try:
+            check_scenario(sel.scenario, engines, opts.executor, catalog)
+        except PackError as exc:
+            raise PackError(exc.detail, file=sel.pack.where(sel.scenario.id), field=exc.field) from None
         for i, fault in enumerate(sel.scenario.faults):
-            if fault.engine not in drivers:
-                driver = config.hook.pytest_simian_fault_driver(engine=fault.engine, config=config)
-                if driver is None:
-                    raise PackError(f"no driver is installed for engine {fault.engine!r} (scenario "
-                                    f"{sel.scenario.id!r}); this version does not apply {fault.engine} faults yet",
-                                    file=sel.pack.where(sel.scenario.id), field=f"faults[{i}].engine")
-                drivers[fault.engine] = driver
-            try:
-                drivers[fault.engine].check(fault, sel.scenario)
-            except PackError as exc:
-                raise PackError(exc.detail, file=sel.pack.where(sel.scenario.id),
-                                field=f"faults[{i}]" + (f".{exc.field}" if exc.field else "")) from None
             budget = sel.scenario.settle_seconds + opts.subject_timeout
             if fault.duration_seconds < budget and not opts.allow_short_faults:
                 raise PackError(f"fault lease {fault.duration} is shorter than the settle deadline plus the "
@@ -181,7 +167,6 @@ def _configure(config: pytest.Config) -> None:
     for sel in selected:
         for tag in sel.scenario.tags:
             config.addinivalue_line("markers", f"{tag}: scenario tag")
-    worker = worker_id(config)
     is_controller = worker == "main"
     wi = getattr(config, "workerinput", None)
     if wi is not None:
@@ -189,11 +174,11 @@ def _configure(config: pytest.Config) -> None:
     else:
         run_dir = new_run_dir(opts.out, _now()).resolve()
     audit = open_audit(run_dir, worker)
-    state = RunState(options=opts, packs=packs, selected=selected, subjects=subjects, drivers=drivers,
-                     run_dir=run_dir, worker=worker, audit=audit,
-                     cluster=ClusterManager(opts, run_dir, audit), is_controller=is_controller,
-                     started_at=now_iso())
-    state.run_doc = state.run_document()
+    cluster = ClusterManager(backend_cls.from_settings(settings), run_dir, audit)
+    state = RunState(options=opts, packs=packs, selected=selected, subjects=subjects,
+                     executor=Executor(engines, cluster, audit, opts.executor), run_dir=run_dir, worker=worker,
+                     audit=audit, cluster=cluster, is_controller=is_controller, started_at=now_iso())
+    state.run_doc = state.run_document().to_json()
     if is_controller:
         state.write_run_json(state.run_doc)
     config.stash[STATE] = state
@@ -236,9 +221,7 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     if state is None:
         return None
     o = state.options
-    where = {"sim": "the embedded cluster (started when the first scenario needs it)",
-             "current": f"REAL CLUSTER: kubeconfig context {o.context!r}",
-             "kind": "a throwaway kind cluster"}[o.cluster]
+    where = type(state.cluster.backend).target(BackendSettings(context=o.context, keep=o.keep, worker=state.worker))
     n = len(state.selected)
     return [f"simian: {n} scenario{'s' if n != 1 else ''} × {len(state.subjects)} subject(s) on {where}",
             f"simian: run directory {state.run_dir}"]
@@ -371,7 +354,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if state is None:
         return
     try:
-        state.cluster.close()
+        try:
+            state.executor.close()  # faults interrupted attempts could not clear, holds, the reaper
+        finally:
+            state.cluster.close()
     finally:
         state.audit.close()
     if not state.is_controller:

@@ -1,8 +1,12 @@
-"""The contract every cluster backend (`sim`, `current`, `kind`) fulfils.
+"""The contract every cluster backend fulfils: a :class:`ClusterBackend` starts a :class:`ClusterHandle`.
 
-Why: the plugin, the executor and the subject runner must not care which cluster they are on.
-They get a :class:`ClusterHandle` and ask it for kubeconfigs, identity and (on `sim`) the clock.
-Must not: know about packs, scenarios or scoring.
+Why: the plugin, the executor and the subject runner must not care which cluster they are on. A backend is
+named by `--simian-cluster`, registered through the `pytest_simian_cluster_backends` hook (the built-in
+ones, `sim` and `current`, too), checked at configure time, started when the first attempt needs it, and
+asked before any write whether a rendered fault can be represented on its cluster (`not_valid`: the one
+NOT VALID path). Everyone else gets the handle and asks it for kubeconfigs, identity and (on `sim`) the
+clock.
+Must not: score, or know what a fault kind means (a bundle is plain objects; `not_valid` reads them).
 """
 
 from __future__ import annotations
@@ -10,7 +14,10 @@ from __future__ import annotations
 import abc
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
+
+from pytest_simian.bundle import Bundle
+from pytest_simian.pack.models import Scenario
 
 
 @dataclass(frozen=True)
@@ -18,7 +25,7 @@ class ClusterIdentity:
     """What run.json and the scorecard say about the cluster a run used."""
 
     backend: str
-    """`sim`, `current` or `kind`."""
+    """The backend's name (`sim`, `current`, ...)."""
     description: str
     """Human words for the scorecard, e.g. ``embedded cluster (Kubernetes v1.36.0)``."""
     server: str = ""
@@ -62,7 +69,7 @@ class ClusterHandle(abc.ABC):
 
     @property
     def clock(self) -> ClusterClock | None:
-        """The virtual clock, or None where time is real (current, kind)."""
+        """The virtual clock, or None where time is real (every real cluster)."""
         return None
 
     @abc.abstractmethod
@@ -73,6 +80,13 @@ class ClusterHandle(abc.ABC):
         named neutrally (`cluster`, `default`, `subject`).
         """
 
+    def harness_client(self) -> Any:
+        """The harness's raw-JSON client (:class:`pytest_simian.cluster.kube.Kube`) on this cluster. Only the
+        executor uses it; it carries the harness's credentials and is never handed to a subject."""
+        from pytest_simian.cluster.kube import Kube
+
+        return Kube(self.harness_kubeconfig)
+
     def request_log(self) -> Path | None:
         """Path of the API request log (embedded cluster only)."""
         return None
@@ -80,3 +94,47 @@ class ClusterHandle(abc.ABC):
     @abc.abstractmethod
     def close(self) -> None:
         """Release the cluster (stop the embedded one unless kept)."""
+
+
+@dataclass(frozen=True)
+class BackendSettings:
+    """What the user said about the cluster (`--simian-context`, `--simian-keep`) and which worker asks."""
+
+    context: str | None = None
+    keep: bool = False
+    worker: str = "main"
+
+
+class ClusterBackend(abc.ABC):
+    """A way to reach a cluster, named by `--simian-cluster`. Provide one through the
+    `pytest_simian_cluster_backends` hook; the built-in ones are `sim` and `current`."""
+
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    """One line for `--help`: what the backend is and what it needs."""
+
+    @classmethod
+    def check_settings(cls, settings: BackendSettings) -> None:  # noqa: B027 - optional hook
+        """Refuse settings this backend cannot use, at configure time (raise PackError)."""
+        return None
+
+    @classmethod
+    @abc.abstractmethod
+    def from_settings(cls, settings: BackendSettings) -> ClusterBackend:
+        """The backend for one process (one pytest worker)."""
+
+    @classmethod
+    def target(cls, settings: BackendSettings) -> str:
+        """What the run header says it will break (a real cluster must say so loudly)."""
+        return f"the {cls.name} cluster"
+
+    @abc.abstractmethod
+    def start(self, run_dir: Path) -> ClusterHandle:
+        """Start (or reach) the cluster; called once, when the first attempt needs it."""
+
+    def not_valid(self, bundle: Bundle, scenario: Scenario) -> str | None:
+        """Why this fault's bundle cannot be represented faithfully on this cluster, or None. Asked by the
+        executor before anything of the scenario is written; the answer is recorded as `eval.not_valid`
+        and the attempt is NOT VALID, not scored. The embedded cluster answers from its model; a real
+        cluster from discovery."""
+        return None

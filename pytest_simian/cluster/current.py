@@ -21,8 +21,13 @@ from typing import Any
 
 import yaml
 
-from . import kubeconfig
-from .base import ClusterHandle, ClusterIdentity
+from pytest_simian import kubeconfig
+from pytest_simian.bundle import Bundle
+from pytest_simian.errors import PackError
+from pytest_simian.pack.models import Scenario
+
+from .base import BackendSettings, ClusterBackend, ClusterHandle, ClusterIdentity
+from .kube import KubeError
 
 SUBJECT_NAMESPACE = "default"
 
@@ -75,12 +80,52 @@ class CurrentHandle(ClusterHandle):
         shutil.rmtree(self._private, ignore_errors=True)
 
 
-class CurrentBackend:
+class CurrentBackend(ClusterBackend):
     name = "current"
+    summary = "a real cluster from your kubeconfig; needs --simian-context NAME (never the current context)"
 
     def __init__(self, *, context: str | None = None, kubeconfig_path: str | None = None) -> None:
         self.context = context
         self.kubeconfig_path = kubeconfig_path
+        self._handle: CurrentHandle | None = None
+        self._served: dict[tuple[str, str], bool] = {}
+        self._client: Any = None
+
+    @classmethod
+    def check_settings(cls, settings: BackendSettings) -> None:
+        if not settings.context:
+            raise PackError("--simian-cluster=current needs --simian-context NAME (safe by default: name the "
+                            "cluster you mean to break)")
+
+    @classmethod
+    def from_settings(cls, settings: BackendSettings) -> CurrentBackend:
+        return cls(context=settings.context)
+
+    @classmethod
+    def target(cls, settings: BackendSettings) -> str:
+        return f"REAL CLUSTER: kubeconfig context {settings.context!r}"
+
+    def not_valid(self, bundle: Bundle, scenario: Scenario) -> str | None:
+        """Kinds the cluster does not serve (a CRD that is not installed), from its discovery."""
+        handle = self._handle
+        if handle is None:
+            return None
+        if self._client is None:
+            self._client = handle.harness_client()
+        for obj in bundle.objects:
+            key = (str(obj.get("apiVersion", "")), str(obj.get("kind", "")))
+            if key not in self._served:
+                try:
+                    self._client.for_kind(*key)
+                    self._served[key] = True
+                except KubeError as exc:
+                    if not exc.not_found:
+                        return None  # unknown: the executor's admission asks again and says why
+                    self._served[key] = False
+            if not self._served[key]:
+                return (f"the cluster serves no {key[1]} in {key[0]} (is its CustomResourceDefinition or "
+                        "controller installed?)")
+        return None
 
     def start(self, run_dir: Path) -> CurrentHandle:
         if not self.context:
@@ -119,6 +164,7 @@ class CurrentBackend:
             "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "view"},
             "subjects": [{"kind": "ServiceAccount", "name": sa, "namespace": SUBJECT_NAMESPACE}],
         })
-        return CurrentHandle(context=self.context, server=server, ca_pem=ca,
-                             insecure=bool(cluster.get("insecure-skip-tls-verify")), private_dir=private,
-                             harness_kubeconfig=harness, api=api, sa_name=sa, version=version)
+        self._handle = CurrentHandle(context=self.context, server=server, ca_pem=ca,
+                                     insecure=bool(cluster.get("insecure-skip-tls-verify")), private_dir=private,
+                                     harness_kubeconfig=harness, api=api, sa_name=sa, version=version)
+        return self._handle

@@ -1,32 +1,25 @@
-"""Backend factory: ``make_backend("sim" | "current", **options)``.
+"""The built-in backends, and ``make_backend(name, **options)`` for code that names one directly.
 
-Why: the plugin names a backend by the ``--simian-cluster`` string and must not import each backend itself.
+Why: the plugin reaches every backend, built-in or not, through the `pytest_simian_cluster_backends` hook;
+benchmarks and tests that start a cluster without pytest name one here.
 Must not: start anything (``backend.start(run_dir)`` does, when the first scenario needs a cluster).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from .base import ClusterHandle
+from .base import ClusterBackend
+from .current import CurrentBackend
+from .sim import SimBackend
 
-
-class ClusterBackend(Protocol):
-    name: str
-
-    def start(self, run_dir: Path) -> ClusterHandle: ...
+BUILTIN_BACKENDS: tuple[type[ClusterBackend], ...] = (SimBackend, CurrentBackend)
 
 
 def make_backend(name: str, **options: Any) -> ClusterBackend:
     """``sim`` options: ``keep``, ``worker``, ``nodes``, ``port``, ``controllers``. ``current`` options: ``context``,
     ``kubeconfig_path``."""
-    if name == "sim":
-        from .sim import SimBackend
-
-        return SimBackend(**options)
-    if name == "current":
-        from .current import CurrentBackend
-
-        return CurrentBackend(**options)
-    raise ValueError(f"unknown cluster backend {name!r} (known: sim, current)")
+    for cls in BUILTIN_BACKENDS:
+        if cls.name == name:
+            return cls(**options)
+    raise ValueError(f"unknown cluster backend {name!r} (known: {', '.join(c.name for c in BUILTIN_BACKENDS)})")

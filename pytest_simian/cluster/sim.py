@@ -17,8 +17,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from . import kubeconfig
-from .base import ClusterClock, ClusterHandle, ClusterIdentity
+from pytest_simian import kubeconfig
+from pytest_simian.bundle import Bundle
+from pytest_simian.pack.models import Scenario
+from pytest_simian.sim.model import unmodelled
+
+from .base import BackendSettings, ClusterBackend, ClusterClock, ClusterHandle, ClusterIdentity
 
 KUBERNETES_VERSION = "v1.36.0"
 DESCRIPTION = f"embedded cluster (Kubernetes {KUBERNETES_VERSION})"
@@ -130,10 +134,28 @@ class SimHandle(ClusterHandle):
             proc.wait(timeout=5)
 
 
-class SimBackend:
+class SimBackend(ClusterBackend):
     """Starts the embedded cluster. ``worker`` names files apart under xdist (``gw0``...)."""
 
     name = "sim"
+    summary = "the embedded cluster (default): a Kubernetes API server and simulated kubelet on loopback"
+
+    @classmethod
+    def from_settings(cls, settings: BackendSettings) -> SimBackend:
+        return cls(keep=settings.keep, worker=settings.worker)
+
+    @classmethod
+    def target(cls, settings: BackendSettings) -> str:
+        return "the embedded cluster (started when the first scenario needs it)"
+
+    def not_valid(self, bundle: Bundle, scenario: Scenario) -> str | None:
+        """Objects the model stores but never brings to life (sim/model.py)."""
+        for obj in bundle.objects:
+            why = unmodelled(str(obj.get("apiVersion", "")), str(obj.get("kind", "")))
+            if why:
+                name = (obj.get("metadata") or {}).get("name", "?")
+                return f"{obj.get('kind')}/{name}: {why}"
+        return None
 
     def __init__(self, *, keep: bool = False, worker: str = "", nodes: int = 1, port: int = 0,
                  controllers: bool = True, python: str | None = None, start_timeout: float = 60.0) -> None:

@@ -1,61 +1,42 @@
-"""The driver contract an engine fulfils, and the per-attempt context it works in.
+"""The engine contract: what a fault engine supplies, and nothing more.
 
-Why: one chokepoint. The lifecycle calls `check` before anything runs, `inject` (apply, then settle:
-every Settle probe result is a `fault.efficacy` event) and `clear`; the driver does nothing else and
-is handed nothing else.
-Must not: emit events without the attempt context, or talk to a subject.
+Why: one chokepoint. An engine knows what its fault kinds mean; the executor knows how anything reaches a
+cluster. So an engine shrinks to three cluster-free answers: `catalog()` (its kinds, which packs are
+validated against), `check(fault, scenario)` (refusals only it can make), and `render(fault)` (the
+:class:`~pytest_simian.bundle.Bundle`: staged objects, the probes that prove the effect, how to clear).
+The executor validates, holds the arena, leases, applies, runs the probes, writes every audit event and
+clears. An engine is never handed the audit log, the cluster or a way to say its own fault landed.
+Must not: import the audit log, a cluster client or the executor; do I/O.
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
+from typing import ClassVar
 
-from pytest_simian.cluster.base import ClusterHandle
+from pytest_simian.bundle import Bundle, Stage
+from pytest_simian.pack.catalog import KindInfo
 from pytest_simian.pack.models import FaultSpec, Scenario
-from pytest_simian.record.audit import AuditLog
+
+__all__ = ["Bundle", "Engine", "KindInfo", "Stage"]
 
 
-@dataclass
-class AttemptContext:
-    """What a driver may use during one attempt."""
+class Engine(abc.ABC):
+    """A fault engine. Provide one through the `pytest_simian_engines` hook."""
 
-    attempt_id: str
-    scenario: Scenario
-    audit: AuditLog
-    run_dir: Path
-    cluster: Callable[[], ClusterHandle]
-    """Starts the cluster on first call (lazily, once per worker) and returns it."""
-    cluster_backend: str
-    """`sim`, `current` or `kind`."""
-    settle_deadline: float
-    """Monotonic time by which every Settle probe of the scenario must have passed."""
-    progress: Callable[[str], None]
-    """Say what is pending (shown with -v)."""
-    options: dict[str, Any]
+    name: ClassVar[str] = ""
+    """What a fault's `engine:` field names (`kube-state`)."""
 
-
-class FaultDriver(abc.ABC):
-    """One engine's way of applying and clearing faults."""
-
-    engine: str = ""
+    @abc.abstractmethod
+    def catalog(self) -> Sequence[KindInfo]:
+        """Every kind this engine renders. A fault naming another kind is refused when its pack loads."""
 
     def check(self, fault: FaultSpec, scenario: Scenario) -> None:  # noqa: B027 - optional hook
-        """Refuse, without a cluster, what can be refused without one (raise PackError)."""
-
-    def not_valid_on(self, fault: FaultSpec, scenario: Scenario, backend: str) -> str | None:
-        """Why this fault cannot be represented on `backend`, or None."""
-        return None
+        """Refuse, without a cluster, what only this engine can refuse (raise PackError with a `field`).
+        The executor's own validation of the rendered bundle runs after it, whatever it says."""
 
     @abc.abstractmethod
-    def inject(self, fault: FaultSpec, index: int, ctx: AttemptContext) -> None:
-        """Apply the fault and wait for its Settle probes; emit a `fault.efficacy` event per probe
-        result (payload: fault_index, probe, type, observed, passed, elapsed). Raise InjectError when
-        it does not land, NotValidOnCluster when it cannot, HarnessError when the rig fails."""
-
-    @abc.abstractmethod
-    def clear(self, fault: FaultSpec, index: int, ctx: AttemptContext) -> None:
-        """Remove the fault and verify it is gone; raise ClearError otherwise. Idempotent."""
+    def render(self, fault: FaultSpec) -> Bundle:
+        """The bundle for one fault. Called at configure time (for validation) and once per attempt.
+        Raise PackError (or KeyError/TypeError/ValueError for params that do not fit) when it cannot."""

@@ -21,28 +21,19 @@ from __future__ import annotations
 import base64
 import copy
 import datetime as _dt
-import threading
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
-import pytest
-
 from pytest_simian import clock
-from pytest_simian.engines.base import AttemptContext, FaultDriver
-from pytest_simian.errors import ClearError, HarnessError, PackError
-from pytest_simian.executor import (
-    Bundle,
-    Environment,
-    Executor,
-    ExecutorConfig,
-    ExecutorError,
-    Stage,
-    duplicate_objects,
-    validate,
-)
-from pytest_simian.leases import OUR_ANNOTATIONS, OUR_LABELS
+from pytest_simian.bundle import Bundle, Stage
+from pytest_simian.engines.base import Engine
+from pytest_simian.errors import PackError
+from pytest_simian.kube_kinds import static_scope
+from pytest_simian.pack.catalog import KindInfo
 from pytest_simian.pack.durations import parse_duration
-from pytest_simian.pack.models import BUILTIN_ENGINE, FaultSpec, K8sProbe, LogsProbe, Scenario
+from pytest_simian.pack.models import FaultSpec, K8sProbe, LogsProbe, Scenario
+
+ENGINE = "kube-state"
 
 BASE_IMAGE = "busybox:1.36"
 MISSING_IMAGE = "ghcr.io/go-steer/no-such-image:v0.0.0-does-not-exist"
@@ -184,54 +175,75 @@ def _waiting(ns: str, d: dict[str, Any], reason: str) -> Any:
 # ============================================================================== kinds
 
 
-@dataclass(frozen=True)
-class KindSpec:
-    """One kube-state kind: what it renders, the Settle probes it defaults to, the tokens it produces."""
-
-    name: str
-    synthesizes: str
-    reasons: tuple[str, ...]
-    """Reason tokens the fault mechanically causes (status reasons, event reasons, log wording)."""
-    default_probes: str
-    """In words, for docs/engine.md."""
-
-
-KINDS: dict[str, KindSpec] = {k.name: k for k in (
-    KindSpec("NoOp", "a healthy Deployment (and any Services), through the identical path", (),
-             "the Deployment available"),
-    KindSpec("ImagePullFailure", "a Deployment whose image does not exist",
-             ("ErrImagePull", "ImagePullBackOff", "Failed", "BackOff"), "pods waiting with ImagePullBackOff"),
-    KindSpec("ContainerExitLoop", "a Deployment whose container exits non-zero on start",
-             ("CrashLoopBackOff", "Error", "BackOff"), "pods waiting with CrashLoopBackOff"),
-    KindSpec("OOMKill", "a Deployment whose container outgrows its memory limit",
-             ("OOMKilled", "CrashLoopBackOff", "BackOff", "Error"), "containerStatuses containing OOMKilled"),
-    KindSpec("Unschedulable", "a Deployment requesting more CPU than any node has",
+KINDS: dict[str, KindInfo] = {k.name: k for k in (
+    KindInfo("NoOp",
+             "a healthy Deployment (and any Services), through the identical path",
+             (),
+             "the Deployment available", names_failure=False),
+    KindInfo("ImagePullFailure",
+             "a Deployment whose image does not exist",
+             ("ErrImagePull", "ImagePullBackOff", "Failed", "BackOff"),
+             "pods waiting with ImagePullBackOff"),
+    KindInfo("ContainerExitLoop",
+             "a Deployment whose container exits non-zero on start",
+             ("CrashLoopBackOff", "Error", "BackOff"),
+             "pods waiting with CrashLoopBackOff"),
+    KindInfo("OOMKill",
+             "a Deployment whose container outgrows its memory limit (anonymous memory, as upstream)",
+             ("OOMKilled", "CrashLoopBackOff", "BackOff", "Error"),
+             "containerStatuses containing OOMKilled"),
+    KindInfo("Unschedulable",
+             "a Deployment requesting more CPU than any node has",
              ("Unschedulable", "FailedScheduling", "Pending", "InsufficientCPU"),
              "pods Pending; PodScheduled reason Unschedulable"),
-    KindSpec("JobFailure", "a Job whose container fails until its backoff limit",
-             ("BackoffLimitExceeded", "Failed", "Error", "BackOff"), "the Job condition Failed"),
-    KindSpec("SelectorMismatch", "a healthy Deployment and a Service whose selector matches none of its pods",
-             (), "the Deployment available; the EndpointSlice exists with no addresses"),
-    KindSpec("UnboundVolume", "a claim naming a StorageClass that does not exist, and a Deployment mounting it",
-             ("Pending", "ProvisioningFailed", "FailedScheduling", "Unbound",
-              "UnboundImmediatePersistentVolumeClaims"), "the claim Pending; pods Pending"),
-    KindSpec("DependencyStall", "a Running, Ready Deployment whose container polls a port nothing serves "
-             "(the failure is only in its logs), and its Service", ("ConnectionRefused",),
-             "the Deployment available; endpoints ready; a log line with Connection refused"),
-    KindSpec("Cascade", "a crash-looping Deployment and the Service it takes down (root and symptom)",
-             ("CrashLoopBackOff", "Error", "BackOff"), "pods CrashLoopBackOff; endpoints not ready"),
-    KindSpec("BadRollout", "a healthy revision first, then a revision that crashes (staged apply): old pods keep "
-             "serving while the rollout stalls", ("CrashLoopBackOff", "Error", "BackOff", "ProgressDeadlineExceeded"),
-             "stage 1: available; then new pods CrashLoopBackOff while the old replicas stay available"),
-    KindSpec("PDBGridlock", "a Deployment and a PodDisruptionBudget that allows no disruption: first one replica "
-             "of headroom, then scaled down to none (staged apply)", ("InsufficientPods",),
-             "stage 1: available with headroom; then available, the PDB allows 0 disruptions"),
-    KindSpec("CertExpiry", "a Deployment mounting a real TLS Secret whose certificate expires soon", (),
-             "the Deployment available; the Secret is kubernetes.io/tls"),
-    KindSpec("MissingVolumeSource", "a Deployment with a volume from a ConfigMap that was never created",
-             ("FailedMount", "ContainerCreating"), "pods waiting with ContainerCreating; a FailedMount event"),
-    KindSpec("Manifests", "the user's own born-broken objects (namespaces default to the fault's)", (),
-             "the scenario's own (mandatory)"),
+    KindInfo("JobFailure",
+             "a Job whose container fails until its backoff limit",
+             ("BackoffLimitExceeded", "Failed", "Error", "BackOff"),
+             "the Job condition Failed"),
+    KindInfo("SelectorMismatch",
+             "a healthy Deployment and a Service whose selector matches none of its pods",
+             (),
+             "Deployment available; the EndpointSlice exists with no addresses"),
+    KindInfo("UnboundVolume",
+             "a claim naming a StorageClass that does not exist, and a Deployment mounting it",
+             ("Pending", "ProvisioningFailed", "FailedScheduling", "Unbound", "UnboundImmediatePersistentVolumeClaims"),
+             "claim Pending; pods Pending"),
+    KindInfo("DependencyStall",
+             "Running, Ready pods that poll `http://127.0.0.1:<port>` where nothing listens (upstream's "
+             "mechanism: the refusal is written by busybox wget to the log, nothing in the spec names it), "
+             "and a Service",
+             ("ConnectionRefused",),
+             "Deployment available; endpoints ready; a log line with `Connection refused`"),
+    KindInfo("Cascade",
+             "a crash-looping Deployment and the Service it takes down: root and symptom",
+             ("CrashLoopBackOff", "Error", "BackOff"),
+             "pods CrashLoopBackOff; endpoints not ready"),
+    KindInfo("BadRollout",
+             "a staged apply: a healthy revision (with `minReadySeconds: 10`) that becomes available, then a "
+             "revision that crashes; the old pods keep serving while the rollout stalls",
+             ("CrashLoopBackOff", "Error", "BackOff", "ProgressDeadlineExceeded"),
+             "stage 1: available; then new pods CrashLoopBackOff and the old replicas still available"),
+    KindInfo("PDBGridlock",
+             "a Deployment and a PodDisruptionBudget that allows no disruption, reached as upstream's "
+             "pdb-gridlock reaches it: a staged apply runs one replica more than requested (the budget allows "
+             "a disruption, and counts them: `currentHealthy`), then the requested count, so "
+             "`disruptionsAllowed` drops to 0",
+             ("InsufficientPods",),
+             "stage 1: available, the budget counts every replica; then available, the PDB allows 0 disruptions"),
+    KindInfo("CertExpiry",
+             "a Deployment mounting a real `kubernetes.io/tls` Secret (self-signed with `cryptography`) whose "
+             "certificate expires in `params.tls.expires_in` (default 36h)",
+             (),
+             "the Secret holds a certificate; Deployment available"),
+    KindInfo("MissingVolumeSource",
+             "a Deployment with a volume from a ConfigMap that was never created (not an unbound claim)",
+             ("FailedMount", "ContainerCreating"),
+             "pods waiting with ContainerCreating; a FailedMount event"),
+    KindInfo("Manifests",
+             "the user's own born-broken objects; a namespaced object without a namespace gets the fault's; an "
+             "object naming a namespace the scenario does not hold is refused",
+             (),
+             "the scenario's own (mandatory)", names_failure=False, takes_manifests=True, needs_probes=True),
 )}
 
 
@@ -430,110 +442,19 @@ def render(fault: FaultSpec, *, now: _dt.datetime | None = None) -> Bundle:
 
 
 def _namespaced_guess(obj: dict[str, Any]) -> bool:
-    from pytest_simian.executor import static_scope
-
     return static_scope(str(obj.get("apiVersion", "")), str(obj.get("kind", ""))) is not False
 
 
-# ============================================================================== leak rules
+# ============================================================================== the engine
 
 
-def visible_strings(obj: dict[str, Any]) -> list[tuple[str, str]]:
-    """What a subject reads first about an object: its name, label and annotation keys and values (ours
-    excluded: they are irreducible and neutral), its pod template's labels and annotations."""
-    out: list[tuple[str, str]] = []
-    meta = obj.get("metadata") or {}
-    where = f"{obj.get('kind')}/{meta.get('name')}"
-    out.append((where + " name", str(meta.get("name", ""))))
-    for part in ("labels", "annotations"):
-        for k, v in (meta.get(part) or {}).items():
-            if k in OUR_LABELS or k in OUR_ANNOTATIONS:
-                continue
-            out.append((f"{where} {part[:-1]} key", k))
-            out.append((f"{where} {part[:-1]} {k}", str(v)))
-    tmeta = (((obj.get("spec") or {}).get("template") or {}).get("metadata") or {})
-    for part in ("labels", "annotations"):
-        for k, v in (tmeta.get(part) or {}).items():
-            out.append((f"{where} pod template {part[:-1]} key", k))
-            out.append((f"{where} pod template {part[:-1]} {k}", str(v)))
-    return out
+class KubeStateEngine(Engine):
+    """The `kube-state` engine: born-broken bundles of ordinary Kubernetes objects (mode synthesize)."""
 
+    name = ENGINE
 
-def leaks(strings: list[tuple[str, str]], *, reasons: list[str], allowed: tuple[str, ...] = ()) -> list[str]:
-    """Hits of the prompt lint's vocabulary in each string, less the tokens the fault mechanically causes."""
-    from pytest_simian.pack.lint import lint_prompt
-    from pytest_simian.scoring.vocabulary import get_vocabulary, normalize
-
-    vocab = get_vocabulary("upstream")
-    ok = {normalize(a) for a in allowed}
-    found = []
-    for where, text in strings:
-        for hit in lint_prompt(text, vocabulary=vocab, reasons=reasons):
-            key = normalize(hit.token)
-            if key in ok or any(key in a for a in ok):
-                continue
-            found.append(f"{where}: {text!r} names {hit}")
-    return found
-
-
-# ============================================================================== the driver
-
-
-def _option(config: Any, name: str, default: Any) -> Any:
-    try:
-        value = config.getoption(name)
-    except (ValueError, AttributeError):
-        return default
-    return default if value is None else value
-
-
-def executor_config(config: Any = None) -> ExecutorConfig:
-    """Policy from options when the plugin defines them (`--simian-permitted-tiers`,
-    `--simian-fault-ceiling`, `--simian-max-faults`), else the safe defaults."""
-    if config is None:
-        return ExecutorConfig()
-    tiers = _option(config, "simian_permitted_tiers", None)
-    ceiling = _option(config, "simian_fault_ceiling", None)
-    cap = _option(config, "simian_max_faults", None)
-    kw: dict[str, Any] = {}
-    if tiers:
-        kw["permitted_tiers"] = frozenset(t.strip() for t in str(tiers).split(",") if t.strip())
-    if ceiling:
-        numeric = isinstance(ceiling, int | float)
-        kw["duration_ceiling"] = float(ceiling) if numeric else parse_duration(str(ceiling))
-    if cap is not None:
-        kw["max_concurrent_faults"] = int(cap)
-    try:
-        return ExecutorConfig(**kw)
-    except ValueError as exc:
-        raise PackError(str(exc)) from None
-
-
-@dataclass
-class _ProcessState:
-    handle: Any = None
-    kube: Any = None
-    arena: Any = None
-    reaper: Any = None
-    slots: Any = None
-    swept: bool = False
-    holds: dict[str, Any] = field(default_factory=dict)
-    waited: dict[str, float] = field(default_factory=dict)
-    """attempt id → seconds spent waiting for the arena (the settle deadline starts once it is held)."""
-    bundles: dict[tuple[str, int], Bundle] = field(default_factory=dict)
-
-
-class KubeStateDriver(FaultDriver):
-    """The `kube-state` engine's driver: renders bundles, hands them to the executor, holds the arena."""
-
-    engine = BUILTIN_ENGINE
-
-    def __init__(self, config: ExecutorConfig | None = None) -> None:
-        self.executor = Executor(config)
-        self._state = _ProcessState()
-        self._lock = threading.Lock()
-
-    # ---------------------------------------------------------------- static
+    def catalog(self) -> Sequence[KindInfo]:
+        return list(KINDS.values())
 
     def check(self, fault: FaultSpec, scenario: Scenario) -> None:
         if fault.mode != "synthesize":
@@ -543,174 +464,6 @@ class KubeStateDriver(FaultDriver):
         if fault.tier == "node":
             raise PackError("node-tier kube-state kinds are not implemented yet (they come with their own issue); "
                             "this engine applies namespace-tier bundles only", field="tier")
-        if fault.kind not in KINDS:
-            raise PackError(f"unknown kube-state kind {fault.kind!r}", field="kind")
-        if fault.kind == "Manifests" and not fault.probes:
-            raise PackError("kind Manifests needs its own Settle probes", field="probes")
-        try:
-            bundle = render(fault)
-        except PackError:
-            raise
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PackError(f"params do not render a {fault.kind} bundle: {exc}", field="params") from None
-        try:
-            validate(fault, scenario, bundle, self.executor.config)
-        except ExecutorError as exc:
-            raise PackError(f"the executor would refuse this fault: {exc}") from None
-        for i, probe in enumerate(bundle.probes):
-            if isinstance(probe, K8sProbe):
-                from pytest_simian.probes import JSONPathError, parse_jsonpath
 
-                try:
-                    parse_jsonpath(probe.jsonpath)
-                except JSONPathError as exc:
-                    raise PackError(f"jsonpath {probe.jsonpath!r} does not parse: {exc}",
-                                    field=f"probes[{i}].jsonpath") from None
-        reasons = [r for e in scenario.expect for r in e.reasons]
-        found = leaks([s for o in bundle.objects for s in visible_strings(o)], reasons=reasons)
-        if found:
-            raise PackError("an object would name the fault to a subject: " + "; ".join(found[:5]))
-        bundles = [render(f) for f in scenario.faults if f.engine == self.engine and f.kind in KINDS]
-        dups = duplicate_objects(bundles)
-        if dups:
-            raise PackError("two faults of the scenario would create the same object: " + ", ".join(dups))
-
-    def not_valid_on(self, fault: FaultSpec, scenario: Scenario, backend: str) -> str | None:
-        return None
-
-    # ---------------------------------------------------------------- live
-
-    def _env(self, ctx: AttemptContext) -> Environment:
-        from pytest_simian.arena import Arena, HoldLocks
-        from pytest_simian.engines.kube_state_api import Kube
-        from pytest_simian.leases import Reaper
-
-        st = self._state
-        with self._lock:
-            if st.kube is None:
-                # asked once: at teardown after an interrupt the lifecycle's handle may already be closed,
-                # and asking again would start another cluster instead of clearing this one
-                st.handle = ctx.cluster()
-                st.kube = Kube(st.handle.harness_kubeconfig)
-                st.arena = Arena(st.kube, ctx.audit, cluster_clock=st.handle.clock)
-                st.slots = HoldLocks(st.kube)
-                st.reaper = Reaper(st.kube, ctx.audit)
-        return Environment(attempt_id=ctx.attempt_id, scenario=ctx.scenario, audit=ctx.audit, kube=st.kube,
-                           settle_deadline=ctx.settle_deadline + st.waited.get(ctx.attempt_id, 0.0),
-                           progress=ctx.progress, cluster_clock=st.handle.clock, slots=st.slots)
-
-    def _bundle(self, fault: FaultSpec, index: int, ctx: AttemptContext) -> Bundle:
-        key = (ctx.attempt_id, index)
-        with self._lock:
-            if key not in self._state.bundles:
-                self._state.bundles[key] = render(fault)
-            return self._state.bundles[key]
-
-    def inject(self, fault: FaultSpec, index: int, ctx: AttemptContext) -> None:
-        from pytest_simian.arena import ArenaError
-        from pytest_simian.engines.kube_state_api import KubeError
-        from pytest_simian.executor import held_namespaces
-        from pytest_simian.leases import expiry_after
-
-        try:
-            env = self._env(ctx)
-        except (KubeError, OSError) as exc:
-            raise HarnessError(f"the cluster cannot be reached: {exc}", stage="inject") from None
-        st = self._state
-
-        def before_write() -> None:
-            try:
-                if not st.swept:  # the session-start sweep: what a dead runner left past its expiry
-                    st.swept = True
-                    st.reaper.sweep_cluster()
-                    st.arena.locks.reap_stale()
-                    st.slots.reap_stale()
-                    st.reaper.start(self.executor.registry)
-                if ctx.attempt_id not in st.holds:
-                    longest = max(f.duration_seconds for f in ctx.scenario.faults)
-                    t0 = clock.monotonic()
-                    st.holds[ctx.attempt_id] = st.arena.enter(
-                        ctx.attempt_id, sorted(held_namespaces(ctx.scenario)), control=ctx.scenario.is_control,
-                        expires_at=expiry_after(longest), progress=ctx.progress)
-                    # time spent waiting for another attempt to finish is not this fault's settle time
-                    st.waited[ctx.attempt_id] = clock.monotonic() - t0
-                    env.settle_deadline += st.waited[ctx.attempt_id]
-            except ArenaError as exc:
-                raise HarnessError(str(exc), stage="arena") from None
-            except KubeError as exc:
-                raise HarnessError(f"the arena could not be prepared: {exc}", stage="arena") from None
-
-        self.executor.inject(fault, index, self._bundle(fault, index, ctx), env, engine=self.engine,
-                             before_write=before_write)
-
-    def clear(self, fault: FaultSpec, index: int, ctx: AttemptContext) -> None:
-        from pytest_simian.engines.kube_state_api import KubeError
-
-        env = self._env(ctx)
-        try:
-            self.executor.clear(fault, index, self._bundle(fault, index, ctx), env)
-        except KubeError as exc:
-            raise ClearError(f"fault {index}: {exc}") from None
-        finally:
-            if index == 0:  # the lifecycle clears last-first: fault 0 is the attempt's last
-                hold = self._state.holds.pop(ctx.attempt_id, None)
-                self._state.waited.pop(ctx.attempt_id, None)
-                with self._lock:
-                    for key in [k for k in self._state.bundles if k[0] == ctx.attempt_id]:
-                        del self._state.bundles[key]
-                if hold is not None:
-                    problems = self._state.arena.leave(hold)
-                    if problems:
-                        raise ClearError("; ".join(problems))
-
-    def close(self) -> None:
-        st = self._state
-        if st.reaper is not None:
-            st.reaper.stop()
-        if st.kube is not None:  # faults an interrupted attempt could not clear itself: clear them first
-            try:
-                self.executor.clear_all(st.kube, st.reaper.audit, st.handle.clock, st.slots)
-            except Exception:  # noqa: BLE001 - best effort at shutdown; the reaper finds what is left
-                pass
-        for hold in list(st.holds.values()):
-            try:
-                st.arena.leave(hold)
-            except Exception:  # noqa: BLE001 - best effort at shutdown
-                pass
-        st.holds.clear()
-        for locks in (st.slots, st.arena.locks if st.arena else None):
-            if locks is not None:
-                try:
-                    locks.close()
-                except Exception:  # noqa: BLE001 - best effort at shutdown
-                    pass
-        if st.kube is not None:
-            st.kube.close()
-
-
-# ============================================================================== the plugin
-
-
-class KubeStateEngine:
-    """pytest plugin object providing the `kube-state` engine (registered by pytest-simian's plugin)."""
-
-    def __init__(self) -> None:
-        self.driver: KubeStateDriver | None = None
-
-    @pytest.hookimpl
-    def pytest_simian_engines(self, config: pytest.Config) -> list[str]:
-        return [BUILTIN_ENGINE]
-
-    @pytest.hookimpl
-    def pytest_simian_fault_driver(self, engine: str, config: pytest.Config) -> FaultDriver | None:
-        if engine != BUILTIN_ENGINE:
-            return None
-        if self.driver is None:
-            self.driver = KubeStateDriver(executor_config(config))
-        return self.driver
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_unconfigure(self, config: pytest.Config) -> None:
-        if self.driver is not None:
-            self.driver.close()
-            self.driver = None
+    def render(self, fault: FaultSpec) -> Bundle:
+        return render(fault)

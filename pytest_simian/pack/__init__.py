@@ -3,9 +3,9 @@
 Must not import pytest or kubernetes: a pack is data, loadable and checkable anywhere.
 """
 
+from pytest_simian.pack.catalog import Catalog, KindInfo
 from pytest_simian.pack.loader import LoadedPack, load_packs
 from pytest_simian.pack.models import (
-    KUBE_STATE_FAULT_KINDS,
     ExpectedFinding,
     FaultSpec,
     Pack,
@@ -13,9 +13,10 @@ from pytest_simian.pack.models import (
 )
 
 __all__ = [
-    "KUBE_STATE_FAULT_KINDS",
+    "Catalog",
     "ExpectedFinding",
     "FaultSpec",
+    "KindInfo",
     "LoadedPack",
     "Pack",
     "Scenario",

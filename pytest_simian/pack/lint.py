@@ -1,10 +1,10 @@
 """The prompt lint: a prompt names the task, never the fault.
 
 Why: a prompt that leaks the diagnosis turns diagnosis back into transcription. Both sides are
-normalized (delete `_`, `-`, spaces; lowercase) and a prompt is refused when it contains a kube-state
-kind name that names a failure, a failure-family name or family token, or a non-generic reason token
-from the scenario's own expectations. Generic tokens (pending, failed, error, unhealthy,
-failedscheduling, unschedulable-as-a-reason) never refuse on their own.
+normalized (delete `_`, `-`, spaces; lowercase) and a prompt is refused when it contains a fault kind
+name that names a failure (any registered engine's, from the catalogue), a failure-family name or
+family token, or a non-generic reason token from the scenario's own expectations. Generic tokens
+(pending, failed, error, unhealthy, failedscheduling, unschedulable-as-a-reason) never refuse on their own.
 
 Upstream's lint strips the namespace from the prompt before checking; ours does not, on purpose: the
 namespace is quoted in the prompt, so a namespace called `fault-oomkill` leaks the diagnosis as
@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pytest_simian.pack.models import KUBE_STATE_FAULT_KINDS
 from pytest_simian.scoring.vocabulary import Vocabulary, normalize
 
 
@@ -33,10 +32,12 @@ class LintHit:
         return f"{self.source} {self.token!r}"
 
 
-def lint_prompt(prompt: str, *, vocabulary: Vocabulary, reasons: Iterable[str] = ()) -> list[LintHit]:
-    """Every term in `prompt` that would leak a diagnosis; empty when the prompt is clean."""
+def lint_prompt(prompt: str, *, vocabulary: Vocabulary, reasons: Iterable[str] = (),
+                kinds: Iterable[str] = ()) -> list[LintHit]:
+    """Every term in `prompt` that would leak a diagnosis; empty when the prompt is clean. `kinds` are the
+    fault kind names that name a failure (`Catalog.failure_kinds()`)."""
     text = normalize(prompt)
-    candidates: list[tuple[str, str]] = [(k, "fault kind") for k in KUBE_STATE_FAULT_KINDS]
+    candidates: list[tuple[str, str]] = [(k, "fault kind") for k in kinds]
     candidates += [(f, "failure family") for f in vocabulary.families]
     candidates += [(t, "family token") for t in vocabulary.tokens]
     candidates += [(r, "expected reason") for r in reasons if normalize(r) not in vocabulary.generic]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -23,6 +23,7 @@ import yaml
 from pydantic import ValidationError
 
 from pytest_simian.errors import PackError
+from pytest_simian.pack.catalog import Catalog
 from pytest_simian.pack.lint import lint_prompt
 from pytest_simian.pack.models import Pack, PackHeader, Scenario
 from pytest_simian.scoring.vocabulary import get_vocabulary
@@ -67,33 +68,30 @@ def is_path_reference(ref: str) -> bool:
     return os.sep in ref or "/" in ref or ref.endswith((".yaml", ".yml"))
 
 
-def load_packs(references: Iterable[str], *, engines: Collection[str] | None = None) -> list[LoadedPack]:
-    """Load every reference; refuse duplicate scenario ids across packs and, when `engines` is
-    given, any fault whose engine nobody provides."""
+def load_packs(references: Iterable[str], *, catalog: Catalog | None = None) -> list[LoadedPack]:
+    """Load every reference; refuse duplicate scenario ids across packs. With `catalog` (the registered
+    engines' kinds: the plugin always passes it) every fault's engine and kind are checked, and the prompt
+    lint refuses every kind name that names a failure; without it only the format is checked."""
     loaded: list[LoadedPack] = []
     seen: dict[str, str] = {}
     for ref in references:
         ref = ref.strip()
         if not ref:
             continue
-        lp = load_pack(ref)
+        lp = load_pack(ref, catalog=catalog)
         for sc in lp.pack.scenarios:
             if sc.id in seen:
                 raise PackError(f"scenario id {sc.id!r} is in pack {seen[sc.id]!r} and pack "
                                 f"{lp.pack.name!r}; ids must be unique across every loaded pack",
                                 file=lp.origin)
             seen[sc.id] = lp.pack.name
-            for i, fault in enumerate(sc.faults):
-                if engines is not None and fault.engine not in engines:
-                    raise PackError(f"unknown engine {fault.engine!r} (known: {', '.join(sorted(engines)) or 'none'})",
-                                    file=lp.where(sc.id), field=f"faults[{i}].engine")
         loaded.append(lp)
     if not loaded:
         raise PackError("--simian-pack names no pack")
     return loaded
 
 
-def load_pack(ref: str) -> LoadedPack:
+def load_pack(ref: str, *, catalog: Catalog | None = None) -> LoadedPack:
     if is_path_reference(ref):
         path = Path(ref).expanduser()
         if not path.exists():
@@ -107,15 +105,15 @@ def load_pack(ref: str) -> LoadedPack:
                             "directory)")
         origin = "builtin"
     if path.is_dir():
-        pack, files, digest = _load_directory(path)
+        pack, files, digest = _load_directory(path, catalog)
     else:
-        pack, files, digest = _load_file(path)
-    _check_semantics(pack, files, path)
+        pack, files, digest = _load_file(path, catalog)
+    _check_semantics(pack, files, path, catalog.failure_kinds() if catalog is not None else ())
     return LoadedPack(pack=pack, reference=ref, origin=origin, digest=digest, scenario_files=files,
                       root=str(path))
 
 
-def _load_directory(path: Path) -> tuple[Pack, dict[str, str], str]:
+def _load_directory(path: Path, catalog: Catalog | None) -> tuple[Pack, dict[str, str], str]:
     header_file = path / "pack.yaml"
     if not header_file.is_file():
         raise PackError("a pack directory needs a pack.yaml (name, description, vocabulary)",
@@ -123,13 +121,13 @@ def _load_directory(path: Path) -> tuple[Pack, dict[str, str], str]:
     h = hashlib.sha256()
     header_data, header_node = _read_yaml(header_file)
     h.update(header_file.read_bytes())
-    header = _validate(PackHeader, header_data, header_node, header_file)
+    header = _validate(PackHeader, header_data, header_node, header_file, None)
     scenarios: list[Scenario] = []
     files: dict[str, str] = {}
     for f in sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml") and p.name != "pack.yaml"):
         data, node = _read_yaml(f)
         h.update(f.name.encode() + b"\0" + f.read_bytes())
-        sc = _validate(Scenario, data, node, f)
+        sc = _validate(Scenario, data, node, f, catalog)
         if sc.id in files:
             raise PackError(f"scenario id {sc.id!r} is also defined in {files[sc.id]}", file=str(f))
         files[sc.id] = f.name
@@ -139,9 +137,9 @@ def _load_directory(path: Path) -> tuple[Pack, dict[str, str], str]:
     return pack, files, h.hexdigest()
 
 
-def _load_file(path: Path) -> tuple[Pack, dict[str, str], str]:
+def _load_file(path: Path, catalog: Catalog | None) -> tuple[Pack, dict[str, str], str]:
     data, node = _read_yaml(path)
-    pack = _validate(Pack, data, node, path)
+    pack = _validate(Pack, data, node, path, catalog)
     ids = [s.id for s in pack.scenarios]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
@@ -149,7 +147,7 @@ def _load_file(path: Path) -> tuple[Pack, dict[str, str], str]:
     return pack, {s.id: path.name for s in pack.scenarios}, hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _check_semantics(pack: Pack, files: dict[str, str], root: Path) -> None:
+def _check_semantics(pack: Pack, files: dict[str, str], root: Path, kinds: Sequence[str]) -> None:
     """Rules that need the whole pack: also_true families and the prompt lint."""
     vocab = get_vocabulary(pack.vocabulary)
     for sc in pack.scenarios:
@@ -158,7 +156,8 @@ def _check_semantics(pack: Pack, files: dict[str, str], root: Path) -> None:
             sc.check_also_true(pack.vocabulary)
         except ValueError as exc:
             raise PackError(str(exc), file=where, field="also_true") from None
-        hits = lint_prompt(sc.prompt, vocabulary=vocab, reasons=[r for e in sc.expect for r in e.reasons])
+        hits = lint_prompt(sc.prompt, vocabulary=vocab, reasons=[r for e in sc.expect for r in e.reasons],
+                           kinds=kinds)
         if hits:
             raise PackError("the prompt leaks the diagnosis: it contains "
                             + ", ".join(str(h) for h in hits), file=where, field="prompt")
@@ -182,9 +181,9 @@ def _read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
     return data, node
 
 
-def _validate(model: Any, data: Any, node: yaml.Node | None, path: Path) -> Any:
+def _validate(model: Any, data: Any, node: yaml.Node | None, path: Path, catalog: Catalog | None) -> Any:
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, context=catalog.context() if catalog is not None else None)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(err["loc"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from pytest_simian.pack.durations import parse_duration
 from pytest_simian.scoring.vocabulary import get_vocabulary
@@ -20,30 +20,9 @@ from pytest_simian.scoring.vocabulary import get_vocabulary
 SEVERITIES = ("ok", "info", "warning", "critical")
 """Report-level severities, lowest first (upstream's exact lowercase vocabulary)."""
 
-KUBE_STATE_FAULT_KINDS = (
-    "ImagePullFailure",
-    "ContainerExitLoop",
-    "OOMKill",
-    "Unschedulable",
-    "JobFailure",
-    "SelectorMismatch",
-    "UnboundVolume",
-    "DependencyStall",
-    "Cascade",
-    "BadRollout",
-    "PDBGridlock",
-    "CertExpiry",
-    "MissingVolumeSource",
-)
-"""The kube-state kinds that name a failure. The prompt lint refuses each of them verbatim; a kind
-added later joins this list in the same change."""
-
-NEUTRAL_KUBE_STATE_KINDS = ("NoOp", "Manifests")
-"""Kube-state kinds that name no failure (a healthy workload; a user's own born-broken YAML)."""
-
-BUILTIN_ENGINE = "kube-state"
-"""The engine this package ships. Others come from plugins (the `pytest_simian_fault_driver` hook);
-the loader refuses an engine nobody provides."""
+DEFAULT_ENGINE = "kube-state"
+"""The engine a fault names when it names none. Which engines and kinds exist is not this module's to
+say: the registered engines' catalogue is passed into validation (`Catalog.context()`)."""
 
 KNOWN_TIERS = ("namespace", "node", "external")
 KNOWN_MODES = ("synthesize", "mutate")
@@ -197,7 +176,8 @@ class FaultSpec(_Model):
     """Fault kind within the engine (kube-state: ContainerExitLoop, NoOp, Manifests, ...)."""
     namespace: str
     """The namespace the fault's bundle lives in; the scenario holds it exclusively."""
-    engine: str = "kube-state"
+    engine: str = DEFAULT_ENGINE
+    """The engine that renders the fault; an engine no installed plugin provides is refused at load."""
     mode: str = "synthesize"
     """`synthesize` applies a born-broken bundle; `mutate` (not yet implemented) patches a workload."""
     tier: str = "namespace"
@@ -247,19 +227,24 @@ class FaultSpec(_Model):
         return v
 
     @model_validator(mode="after")
-    def _kind(self) -> FaultSpec:
-        if self.engine == "kube-state":
-            known = KUBE_STATE_FAULT_KINDS + NEUTRAL_KUBE_STATE_KINDS
-            if self.kind not in known:
-                raise ValueError(f"unknown kube-state kind {self.kind!r} (known: {', '.join(known)})")
-            if self.kind == "Manifests":
-                if not self.manifests:
-                    raise ValueError("kind Manifests needs a non-empty `manifests` list")
-                if not self.probes:
-                    raise ValueError("kind Manifests needs its own Settle probes: nothing else can "
-                                     "prove a user's manifests landed")
-            elif self.manifests is not None:
-                raise ValueError("`manifests` is only for kind Manifests")
+    def _kind(self, info: ValidationInfo) -> FaultSpec:
+        """Engine and kind against the registered engines' catalogue, when validation is given one."""
+        catalog = (info.context or {}).get("catalog") if info is not None else None
+        if catalog is None:
+            return self
+        if self.engine not in catalog.engines():
+            raise ValueError(f"unknown engine {self.engine!r} (installed: {', '.join(catalog.engines()) or 'none'})")
+        kind = catalog.kind(self.engine, self.kind)
+        if kind is None:
+            known = ", ".join(k.name for k in catalog.kinds(self.engine))
+            raise ValueError(f"unknown {self.engine} kind {self.kind!r} (known: {known})")
+        if kind.takes_manifests and not self.manifests:
+            raise ValueError(f"kind {self.kind} needs a non-empty `manifests` list")
+        if not kind.takes_manifests and self.manifests is not None:
+            raise ValueError(f"`manifests` is not for kind {self.kind}")
+        if kind.needs_probes and not self.probes:
+            raise ValueError(f"kind {self.kind} needs its own Settle probes: nothing else can prove that its "
+                             "objects landed")
         return self
 
     @property

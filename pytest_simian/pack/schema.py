@@ -3,8 +3,11 @@
 Why: editors validate packs with `# yaml-language-server: $schema=...`, and subject authors need the
 report contract in a form their tools read. The committed files under `pytest_simian/schemas/` are
 checked against these functions by a test, so they cannot drift.
-Must not: read or write files except through :func:`write_schemas` (used by the test's regenerate
-path and `python -m pytest_simian.pack.schema`).
+The kinds are not the models' to know: the schemas enumerate the kinds of the catalogue they are
+given (the committed files: the built-in engines', `python -m pytest_simian.engines.generate`), as a
+condition on faults whose engine is one of the catalogue's; a third-party engine's kinds are checked
+when its pack loads.
+Must not: read or write files except through :func:`write_schemas`; import an engine.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pytest_simian.pack.models import Pack, Scenario
+from pytest_simian.pack.catalog import Catalog
+from pytest_simian.pack.models import DEFAULT_ENGINE, Pack, Scenario
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -54,22 +58,41 @@ REPORT_SCHEMA: dict[str, Any] = {
 }
 
 
-def pack_schema() -> dict[str, Any]:
+def _with_kinds(schema: dict[str, Any], catalog: Catalog | None) -> dict[str, Any]:
+    """Each catalogue engine's kinds as an enum, applied to faults that name that engine (or none, for the
+    default engine)."""
+    if catalog is None:
+        return schema
+    fault = schema.get("$defs", {}).get("FaultSpec")
+    if fault is None:
+        return schema
+    rules = []
+    for engine in catalog.engines():
+        names = sorted(k.name for k in catalog.kinds(engine))
+        cond: dict[str, Any] = {"properties": {"engine": {"const": engine}}}
+        if engine != DEFAULT_ENGINE:
+            cond["required"] = ["engine"]
+        rules.append({"if": cond, "then": {"properties": {"kind": {"enum": names}}}})
+    fault["allOf"] = rules
+    return schema
+
+
+def pack_schema(catalog: Catalog | None = None) -> dict[str, Any]:
     schema = Pack.model_json_schema(by_alias=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "pytest-simian pack (single-file form)"
-    return schema
+    return _with_kinds(schema, catalog)
 
 
-def scenario_schema() -> dict[str, Any]:
+def scenario_schema(catalog: Catalog | None = None) -> dict[str, Any]:
     schema = Scenario.model_json_schema(by_alias=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "pytest-simian scenario (one file of a pack directory)"
-    return schema
+    return _with_kinds(schema, catalog)
 
 
-def all_schemas() -> dict[str, dict[str, Any]]:
-    return {"pack.schema.json": pack_schema(), "scenario.schema.json": scenario_schema(),
+def all_schemas(catalog: Catalog | None = None) -> dict[str, dict[str, Any]]:
+    return {"pack.schema.json": pack_schema(catalog), "scenario.schema.json": scenario_schema(catalog),
             "report.schema.json": REPORT_SCHEMA}
 
 
@@ -77,16 +100,11 @@ def render(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 
-def write_schemas(directory: Path = SCHEMA_DIR) -> list[Path]:
+def write_schemas(catalog: Catalog, directory: Path = SCHEMA_DIR) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     out = []
-    for name, schema in all_schemas().items():
+    for name, schema in all_schemas(catalog).items():
         path = directory / name
         path.write_text(render(schema), encoding="utf-8")
         out.append(path)
     return out
-
-
-if __name__ == "__main__":  # pragma: no cover
-    for p in write_schemas():
-        print(p)

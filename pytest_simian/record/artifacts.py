@@ -15,7 +15,6 @@ Must not: score (scoring/ does) or decide outcomes.
 from __future__ import annotations
 
 import json
-import os
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,9 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_simian.record.audit import read_audit_lines
+from pytest_simian.record.run_document import RunDocumentError, read_run_document
 
-RUN_FORMAT = "pytest-simian/run"
-RUN_VERSION = 1
 REPORTS_DIR = "reports"
 
 
@@ -40,12 +38,6 @@ def new_run_dir(out_root: Path, now: datetime, *, suffix: str = "") -> Path:
             return path
         except FileExistsError:
             continue
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=False, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def audit_path(run_dir: Path, worker: str) -> Path:
@@ -70,21 +62,14 @@ class RunArtifacts:
 
 
 class ArtifactError(Exception):
-    """A run directory that cannot be read at all (no run.json)."""
+    """A run directory that cannot be read at all (no usable run.json)."""
 
 
 def read_run(directory: Path) -> RunArtifacts:
-    run_file = directory / "run.json"
-    if not run_file.is_file():
-        raise ArtifactError(f"{directory} is not a simian run directory (no run.json)")
     try:
-        run = json.loads(run_file.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise ArtifactError(f"{run_file}: unreadable run.json: {exc}") from None
-    if run.get("format") != RUN_FORMAT:
-        raise ArtifactError(f"{run_file}: not a pytest-simian run (format {run.get('format')!r})")
-    if int(run.get("version", 0)) > RUN_VERSION:
-        raise ArtifactError(f"{run_file}: run format v{run.get('version')} is newer than this plugin reads")
+        run = read_run_document(directory / "run.json").to_json()
+    except RunDocumentError as exc:
+        raise ArtifactError(str(exc)) from None
     events: list[dict[str, Any]] = []
     problems: list[str] = []
     for f in sorted(directory.glob("audit*.jsonl")):

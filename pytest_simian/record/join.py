@@ -3,7 +3,8 @@
 Why: the live run and `--simian-offline` must reach the same verdicts from the same artifacts, so the
 attempt record is *reconstructed* from what was written, never carried in memory. An attempt whose
 events stop early (a run killed mid-write) becomes a record that says so, not a crash.
-Must not: do I/O (artifacts.py reads the files), or score (scoring/ does).
+Must not: do I/O (artifacts.py reads the files), or score (scoring/ does; the efficacy rule is
+scoring/efficacy.py's).
 """
 
 from __future__ import annotations
@@ -12,20 +13,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# Event names. Executor and lease events keep the Go Simian's names; eval.* are the harness's own.
-SCENARIO_STARTED = "eval.scenario_started"
-NOT_VALID = "eval.not_valid"
-INJECT_ERROR = "eval.inject_error"
-FAULT_EFFICACY = "fault.efficacy"
-SUBJECT_STARTED = "eval.subject_started"
-REPORT_RECEIVED = "eval.report_received"
-SUBJECT_ERROR = "eval.subject_error"
-HARNESS_ERROR = "eval.harness_error"
-CLEAR_FAILED = "eval.clear_failed"
-CLEARED = "eval.cleared"
-SCENARIO_ENDED = "eval.scenario_ended"
-TRAJECTORY = "eval.trajectory"
-CLUSTER_STARTED = "cluster.started"
+from pytest_simian.record.events import (
+    CLEAR_FAILED,
+    FAULT_EFFICACY,
+    HARNESS_ERROR,
+    INJECT_ERROR,
+    NOT_VALID,
+    REPORT_RECEIVED,
+    SCENARIO_ENDED,
+    SCENARIO_STARTED,
+    SUBJECT_ERROR,
+    SUBJECT_STARTED,
+    TRAJECTORY,
+)
 
 
 @dataclass
@@ -57,40 +57,6 @@ class AttemptRecord:
     trajectory: bool = False
     """True when the attempt's requests were attributed (an `eval.trajectory` event: embedded cluster)."""
     events: int = 0
-
-    def efficacy_by_fault(self) -> dict[int, list[dict[str, Any]]]:
-        out: dict[int, list[dict[str, Any]]] = {}
-        for ev in self.efficacy:
-            idx = int((ev.get("payload") or {}).get("fault_index", 0))
-            out.setdefault(idx, []).append(ev)
-        return out
-
-    def manifested(self, fault_count: int) -> bool:
-        """Every fault has a passing efficacy record and no failing one."""
-        if fault_count <= 0:
-            return False
-        by = self.efficacy_by_fault()
-        for i in range(fault_count):
-            results = [bool((e.get("payload") or {}).get("passed")) for e in by.get(i, [])]
-            if not results or not all(results):
-                return False
-        return not any(not (e.get("payload") or {}).get("passed") for e in self.efficacy)
-
-    def missing_efficacy(self, fault_count: int) -> str:
-        by = self.efficacy_by_fault()
-        for i in range(fault_count):
-            evs = by.get(i, [])
-            failing = [e for e in evs if not (e.get("payload") or {}).get("passed")]
-            if failing:
-                p = failing[0].get("payload") or {}
-                return f"fault {i}: probe {p.get('probe', '?')!r} did not pass"
-            if not evs:
-                return f"fault {i} has no efficacy record"
-        return "no fault"
-
-    def efficacy_passed_at(self) -> str | None:
-        passing = [e.get("ts", "") for e in self.efficacy if (e.get("payload") or {}).get("passed")]
-        return max(passing) if passing else None
 
 
 def join(events: Iterable[Mapping[str, Any]], reports: Mapping[str, Any],

@@ -1,7 +1,7 @@
 """A run directory read back into views: one per attempt, with what the drill-down and the comparison show.
 
 Why: the HTML report, the JUnit file and `--simian-compare` must all show the verdicts the scorecard
-shows, so this module reaches them through `record.rescore.evaluate_artifacts` (the join plus
+shows, so this module reaches them through `scoring.evaluation.evaluate_artifacts` (the join plus
 `scoring.scorecard.evaluate_run`, i.e. `decide`), and adds only presentation: which expectation a
 finding matched, which claim was charged, the efficacy evidence, the trajectory and transcripts.
 Must not: decide an outcome or compute a score itself (scoring/ does), write anything, or read a clock.
@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_simian.record.artifacts import RunArtifacts, read_run
-from pytest_simian.record.join import SCENARIO_ENDED, AttemptRecord, join
-from pytest_simian.record.rescore import clusters_from_events, evaluate_artifacts
+from pytest_simian.record.events import SCENARIO_ENDED
+from pytest_simian.record.join import AttemptRecord, join
+from pytest_simian.scoring.evaluation import clusters_from_events, evaluate_artifacts
 from pytest_simian.scoring.measures import GroundTruth, claims, in_scope, satisfies
 from pytest_simian.scoring.outcomes import Verdict, seconds_between
 from pytest_simian.scoring.report import DecodedReport, Finding, Report, decode_report
@@ -109,7 +110,7 @@ class LoadedRun:
 
     @property
     def floor(self) -> str | None:
-        floor = self.run.get("floor")
+        floor = (self.run.get("options") or {}).get("floor")
         return str(floor) if floor else None
 
     def subjects(self) -> list[str]:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pytest_simian.record.join import AttemptRecord
+from pytest_simian.scoring import efficacy
 from pytest_simian.scoring.measures import MEASURES, GroundTruth, Score, claims, matched_wants, score_report
 from pytest_simian.scoring.report import decode_report
 from pytest_simian.scoring.vocabulary import Vocabulary
@@ -131,17 +132,17 @@ def decide(rec: AttemptRecord, truth: GroundTruth | None, fault_count: int, voca
         msg = f"NOT SCORED — {rec.inject_error}"
         return mk(outcome=SKIPPED, attempted=True, manifested=False, scored=False,
                        message=msg, cell="NOT SCORED")
-    manifested = rec.manifested(fault_count)
+    manifested = efficacy.manifested(rec, fault_count)
     if not manifested:
         if rec.harness_error:
             why = rec.harness_error
         elif not rec.ended:
             why = "the audit log ends before every fault had a passing efficacy record (run interrupted?)"
         else:
-            why = "no passing efficacy record: " + rec.missing_efficacy(fault_count)
+            why = "no passing efficacy record: " + efficacy.missing_efficacy(rec, fault_count)
         return mk(outcome=ERROR, attempted=True, manifested=False, scored=False,
                        message=f"NOT SCORED — {why}", cell="NOT SCORED")
-    ttr = seconds_between(rec.efficacy_passed_at(), rec.report_received_at)
+    ttr = seconds_between(efficacy.efficacy_passed_at(rec), rec.report_received_at)
     if rec.harness_error:
         return mk(outcome=ERROR, attempted=True, manifested=True, scored=False,
                        message=f"HARNESS ERROR — {rec.harness_error}", cell="HARNESS ERROR")

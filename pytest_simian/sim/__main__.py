@@ -12,7 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..cluster import kubeconfig
+from pytest_simian import kubeconfig
+
 from .server import SimServer
 
 

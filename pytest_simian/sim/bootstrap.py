@@ -24,10 +24,8 @@ import copy
 import hashlib
 from typing import Any
 
+from .names import CLUSTER_NAME
 from .store import Store
-
-CLUSTER_NAME = "kind"
-NODE_NAME = f"{CLUSTER_NAME}-control-plane"
 
 #: kind v0.32 with kindest/node:v1.36.1; the control-plane images carry the emulated version (v1.36.0)
 COREDNS_IMAGE = "registry.k8s.io/coredns/coredns:v1.14.2"

@@ -23,7 +23,7 @@ from typing import Any
 from pytest_simian.sim import busybox, images
 from pytest_simian.sim.clock import format_time
 from pytest_simian.sim.containers import PodRuntime, render_logs
-from pytest_simian.sim.controllers.events import EventRecorder
+from pytest_simian.sim.eventrecorder import EventRecorder
 from pytest_simian.sim.store import json_copy
 
 __all__ = ["Kubelet", "StoreEnvironment", "service_env_vars"]

@@ -20,7 +20,7 @@ def sim(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def kube(sim: Any) -> Iterator[Any]:
-    from pytest_simian.engines.kube_state_api import Kube
+    from pytest_simian.cluster.kube import Kube
 
     k = Kube(sim.harness_kubeconfig)
     yield k

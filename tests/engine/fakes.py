@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pytest_simian.engines.kube_state_api import KubeError, Resource
+from pytest_simian.cluster.kube import KubeError, Resource
 
 RESOURCES = [
     Resource("", "v1", "pods", "Pod", True, "pod", ("po",), ("list", "delete", "get")),

@@ -1,8 +1,8 @@
 """Test helpers for the engine tests: an attempt context without the lifecycle, a started embedded cluster.
 
-Why: the executor, probes, leases and arena are exercised directly (the lifecycle is the lead's and is
-tested in tests/foundation); this builds the AttemptContext a driver gets, on a real embedded cluster or a
-fake one.
+Why: the executor, probes, leases and arena are exercised directly (the lifecycle is tested in
+tests/foundation); this builds the executor the lifecycle would hold and the AttemptRef it would hand it,
+on a real embedded cluster.
 Must not: be imported outside tests/engine.
 """
 
@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_simian import clock
-from pytest_simian.engines.base import AttemptContext
+from pytest_simian.cluster.base import ClusterBackend, ClusterHandle
+from pytest_simian.engines.kube_state import KubeStateEngine
+from pytest_simian.executor import AttemptRef, Executor, ExecutorConfig
 from pytest_simian.pack.models import Scenario
 from pytest_simian.record.audit import AuditLog
 
@@ -31,12 +33,29 @@ def scenario(faults: list[dict[str, Any]], *, expect: list[dict[str, Any]] | Non
                                     "settle_timeout": settle})
 
 
-def context(sc: Scenario, audit: AuditLog, handle: Any, *, attempt_id: str = "a000000000001",
-            settle_seconds: float = 120.0, backend: str = "sim", lines: list[str] | None = None) -> AttemptContext:
-    return AttemptContext(attempt_id=attempt_id, scenario=sc, audit=audit, run_dir=audit.path.parent,
-                          cluster=lambda: handle, cluster_backend=backend,
-                          settle_deadline=clock.monotonic() + settle_seconds,
-                          progress=(lines.append if lines is not None else (lambda _l: None)), options={})
+def context(sc: Scenario, audit: AuditLog | None = None, handle: Any = None, *, attempt_id: str = "a000000000001",
+            settle_seconds: float = 120.0, lines: list[str] | None = None) -> AttemptRef:
+    """The AttemptRef the lifecycle would hand the executor (`audit` and `handle` are the executor's)."""
+    return AttemptRef(attempt_id=attempt_id, scenario=sc, settle_deadline=clock.monotonic() + settle_seconds,
+                      progress=(lines.append if lines is not None else (lambda _l: None)))
+
+
+class FixedCluster:
+    """A ClusterAccess over an already started handle (the plugin's is a ClusterManager)."""
+
+    def __init__(self, handle: ClusterHandle, backend: ClusterBackend | None = None) -> None:
+        from pytest_simian.cluster.sim import SimBackend
+
+        self.handle = handle
+        self.backend = backend or SimBackend()
+
+    def get(self) -> ClusterHandle:
+        return self.handle
+
+
+def executor(handle: ClusterHandle, audit: AuditLog, config: ExecutorConfig | None = None) -> Executor:
+    """The executor the plugin builds, with the built-in engine, on `handle`."""
+    return Executor({"kube-state": KubeStateEngine()}, FixedCluster(handle), audit, config)
 
 
 def events(audit: AuditLog) -> list[dict[str, Any]]:

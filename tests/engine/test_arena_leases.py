@@ -10,7 +10,6 @@ import pytest
 
 from pytest_simian import clock
 from pytest_simian.arena import ARENA_ADOPTED, ELIGIBLE, Arena, ArenaError, HoldLocks
-from pytest_simian.engines.kube_state import KubeStateDriver
 from pytest_simian.leases import (
     BUNDLE,
     EXPIRES_AT,
@@ -20,7 +19,7 @@ from pytest_simian.leases import (
     format_expiry,
 )
 from pytest_simian.record.audit import AuditLog
-from tests.engine.harness import context, events, names, scenario
+from tests.engine.harness import context, events, executor, names, scenario
 
 
 def _arena(kube: Any, audit: AuditLog, token: str, **kw: Any) -> Arena:
@@ -125,16 +124,17 @@ def test_the_reaper_clears_what_a_dead_run_left_under_the_old_attempt(kube: Any,
 
 def test_a_lapsed_lease_during_the_run_is_an_expiry_not_a_remediation(sim: Any, kube: Any, audit: AuditLog) -> None:
     sc = scenario([{"kind": "NoOp", "namespace": "shop", "duration": "1s"}])
-    driver = KubeStateDriver()
+    ex = executor(sim, audit)
     ctx = context(sc, audit, sim, attempt_id="a0000000000f1")
     with audit.attempt(ctx.attempt_id, sc.id):
-        driver.inject(sc.faults[0], 0, ctx)
+        ex.inject(ctx, 0)
     reaper = Reaper(kube, audit, now=lambda: clock.wall_now() + timedelta(seconds=5))
-    done = reaper.sweep_registry(driver.executor.registry)  # from the reaper's thread: no attempt context
+    done = reaper.sweep_registry(ex.pipeline.registry)  # from the reaper's thread: no attempt context
     assert [f.fault_uid for f in done] == ["f-a0000000000f1-0"]
     with audit.attempt(ctx.attempt_id, sc.id):
-        driver.clear(sc.faults[0], 0, ctx)  # the lifecycle's clear afterwards finds nothing left to do
-    driver.close()
+        ex.clear(ctx, 0)  # the lifecycle's clear afterwards finds nothing left to do
+        ex.release(ctx)
+    ex.close()
     evs = events(audit)
     expired = [e for e in evs if e["event"] == "lease.expired"]
     assert len(expired) == 1 and expired[0]["attempt_id"] == ctx.attempt_id and expired[0]["scenario_id"] == sc.id
@@ -145,7 +145,7 @@ def test_a_lapsed_lease_during_the_run_is_an_expiry_not_a_remediation(sim: Any, 
 def test_an_interrupted_settle_still_clears_and_releases(sim: Any, kube: Any, audit: AuditLog) -> None:
     """Ctrl-C during settle: the lifecycle's teardown clears what was applied and the holds go."""
     sc = scenario([{"kind": "ContainerExitLoop", "namespace": "shop"}])
-    driver = KubeStateDriver()
+    ex = executor(sim, audit)
     ctx = context(sc, audit, sim, attempt_id="a0000000000f2")
     import pytest_simian.probes as P
 
@@ -157,13 +157,14 @@ def test_an_interrupted_settle_still_clears_and_releases(sim: Any, kube: Any, au
     P.evaluate = interrupt  # type: ignore[assignment]
     try:
         with pytest.raises(KeyboardInterrupt), audit.attempt(ctx.attempt_id, sc.id):
-            driver.inject(sc.faults[0], 0, ctx)
+            ex.inject(ctx, 0)
     finally:
         P.evaluate = real  # type: ignore[assignment]
     assert kube.get_or_none(kube.for_kind("apps/v1", "Deployment"), "shop", "web") is not None
     with audit.attempt(ctx.attempt_id, sc.id):
-        driver.clear(sc.faults[0], 0, ctx)
-    driver.close()
+        ex.clear(ctx, 0)
+        ex.release(ctx)
+    ex.close()
     assert kube.get_or_none(kube.for_kind("v1", "Namespace"), None, "shop") is None
     holds = [h["metadata"]["name"] for h in kube.list(kube.resolve("leases"), "kube-system")
              if h["metadata"]["name"].startswith("arena-")]

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from pytest_simian.engines.kube_state import KINDS, KubeStateDriver
+from pytest_simian.engines.kube_state import KINDS
+from pytest_simian.kubectl import pinned_kubectl_dir
 from pytest_simian.leases import MANAGED, managed_resources
 from pytest_simian.pack.loader import load_packs
 from pytest_simian.pack.models import Scenario
 from pytest_simian.record.audit import AuditLog
-from pytest_simian.session import pinned_kubectl_dir
-from tests.engine.harness import context, events, names, scenario
+from tests.engine.harness import context, events, executor, names, scenario
 
 MANIFEST_PROBE = {"name": "the config exists", "type": "k8s", "resource": "configmaps", "object": "settings",
                   "jsonpath": "{.data.mode}", "equals": "strict"}
@@ -42,23 +42,23 @@ def _leftovers(kube: Any) -> list[str]:
 
 def run_attempt(sim: Any, audit: AuditLog, sc: Scenario, *, attempt_id: str = "a0000000000e1",
                 settle: float = 240.0, between: Any = None) -> list[dict[str, Any]]:
-    driver = KubeStateDriver()
-    for f in sc.faults:
-        driver.check(f, sc)
+    ex = executor(sim, audit)
+    ex.check(sc)
     ctx = context(sc, audit, sim, attempt_id=attempt_id, settle_seconds=settle)
     injected = []
     try:
         with audit.attempt(attempt_id, sc.id):
-            for i, f in enumerate(sc.faults):
+            for i in range(len(sc.faults)):
                 injected.append(i)
-                driver.inject(f, i, ctx)
+                ex.inject(ctx, i)
             if between is not None:
                 between()
     finally:
         with audit.attempt(attempt_id, sc.id):
             for i in reversed(injected):
-                driver.clear(sc.faults[i], i, ctx)
-        driver.close()
+                ex.clear(ctx, i)
+            ex.release(ctx)
+        ex.close()
     return events(audit)
 
 
@@ -151,8 +151,10 @@ def subject_view(kubeconfig: Path) -> list[tuple[str, str, str]]:
 
 @pytest.mark.skipif(pinned_kubectl_dir() is None, reason="the pinned kubectl wheel is not installed")
 def test_nothing_a_subject_reads_names_the_fault(sim: Any, kube: Any, audit: AuditLog, tmp_path: Path) -> None:
-    from pytest_simian.engines.kube_state import leaks
-    from pytest_simian.pack.models import KUBE_STATE_FAULT_KINDS
+    from pytest_simian.engines import builtin_catalog
+    from pytest_simian.executor import leaks
+
+    failure_kinds = builtin_catalog().failure_kinds()
 
     kinds = list(KINDS)
     spaces = [f"team-{chr(ord('a') + i)}" for i in range(len(kinds))]
@@ -166,7 +168,7 @@ def test_nothing_a_subject_reads_names_the_fault(sim: Any, kube: Any, audit: Aud
         view = subject_view(kc)
         seen.append(len(view))
         for ns, where, text in view:
-            found.extend(leaks([(where, text)], reasons=[], allowed=allowed.get(ns, ())))
+            found.extend(leaks([(where, text)], reasons=[], kinds=failure_kinds, allowed=allowed.get(ns, ())))
 
     evs = run_attempt(sim, audit, sc, attempt_id="a0000000000e2", between=inspect)
     eff = [e for e in evs if e["event"] == "fault.efficacy"]
@@ -176,5 +178,24 @@ def test_nothing_a_subject_reads_names_the_fault(sim: Any, kube: Any, audit: Aud
     assert found == [], found
     # and the kind names themselves, verbatim, nowhere (the lint would say so; this says it twice)
     text = " ".join(t for _, _, t in subject_view(sim.subject_kubeconfig("a0000000000e3", tmp_path)))
-    for k in KUBE_STATE_FAULT_KINDS:
+    for k in failure_kinds:
         assert k.lower() not in text.lower()
+
+
+def test_the_embedded_cluster_answers_not_valid_for_what_its_model_never_runs(tmp_path: Path) -> None:
+    """A StatefulSet or a NetworkPolicy would be stored and then ignored: NOT VALID up front, never a fault
+    that silently fails to land."""
+    from pytest_simian.cluster.sim import SimBackend
+    from pytest_simian.engines.kube_state import render
+
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db"},
+           "spec": {"selector": {"matchLabels": {"app": "db"}}, "serviceName": "db",
+                    "template": {"metadata": {"labels": {"app": "db"}},
+                                 "spec": {"containers": [{"name": "db", "image": "busybox:1.36"}]}}}}
+    probe = {"name": "db runs", "type": "k8s", "resource": "pods", "jsonpath": "{.items[*].status.phase}",
+             "contains": "Running"}
+    sc = scenario([{"kind": "Manifests", "namespace": "shop", "manifests": [sts], "probes": [probe]}])
+    why = SimBackend().not_valid(render(sc.faults[0]), sc)
+    assert why == "StatefulSet/db: the embedded cluster stores StatefulSets but runs no StatefulSet controller"
+    ok = scenario([{"kind": "NoOp", "namespace": "shop"}])
+    assert SimBackend().not_valid(render(ok.faults[0]), ok) is None

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pytest_simian.probes import JSONPathError, go_json, parse_jsonpath, render_jsonpath
-from pytest_simian.session import pinned_kubectl_dir
+from pytest_simian.jsonpath import JSONPathError, go_json, parse_jsonpath, render_jsonpath
+from pytest_simian.kubectl import pinned_kubectl_dir
 
 PODS: dict[str, Any] = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": [
     {"kind": "Pod", "metadata": {"name": "a", "labels": {"app": "x", "kubernetes.io/name": "n"}},

@@ -8,22 +8,24 @@ from typing import Any
 import pytest
 import yaml
 
-from pytest_simian.engines.kube_state import KINDS, render, tls_secret
+from pytest_simian.engines import builtin_catalog
+from pytest_simian.engines.kube_state import KINDS, KubeStateEngine, render, tls_secret
 from pytest_simian.leases import OUR_LABELS
 from pytest_simian.pack.loader import load_packs
-from pytest_simian.pack.models import KUBE_STATE_FAULT_KINDS, NEUTRAL_KUBE_STATE_KINDS, FaultSpec
+from pytest_simian.pack.models import FaultSpec
 
 RECORD = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "upstream-parity-record.yaml"
 
 
 def _parity() -> dict[str, Any]:
-    return {sc.id: sc for lp in load_packs(["parity"]) for sc in lp.pack.scenarios}
+    return {sc.id: sc for lp in load_packs(["parity"], catalog=builtin_catalog()) for sc in lp.pack.scenarios}
 
 
-def test_every_kind_is_declared_with_its_reasons_and_default_probes() -> None:
-    assert set(KINDS) == set(KUBE_STATE_FAULT_KINDS) | set(NEUTRAL_KUBE_STATE_KINDS)
-    for name in KINDS:
-        if name == "Manifests":
+def test_every_kind_in_the_catalogue_renders_with_its_reasons_and_default_probes() -> None:
+    assert [k.name for k in KubeStateEngine().catalog()] == list(KINDS)
+    for name, info in KINDS.items():
+        if info.takes_manifests:
+            assert info.needs_probes and not info.names_failure
             continue
         bundle = render(FaultSpec.model_validate({"kind": name, "namespace": "shop"}))
         assert bundle.objects and bundle.probes, name
@@ -130,3 +132,12 @@ def test_dependency_stall_keeps_upstreams_mechanism() -> None:
     assert "wget" in cmd and "127.0.0.1:5432" in cmd
     assert "refused" not in cmd.lower() and "error" not in cmd.lower()
     assert "env" not in b.objects[0]["spec"]["template"]["spec"]["containers"][0]
+
+
+def test_the_kind_table_in_the_docs_is_the_catalogues() -> None:
+    from pytest_simian.engines.generate import ENGINE_DOC, engine_doc_text
+
+    doc = ENGINE_DOC.read_text(encoding="utf-8")
+    assert doc == engine_doc_text(doc), "docs/engine.md's kind table is stale: python -m pytest_simian.engines.generate"
+    for name in KINDS:
+        assert f"| {name} |" in doc

@@ -18,28 +18,8 @@ from typing import Any
 import pytest
 import yaml
 
-from pytest_simian.engines.kube_state_api import Kube
+from pytest_simian.cluster.kube import Kube
 from pytest_simian.leases import MANAGED, managed_resources
-
-PLUGIN = '''
-import pytest
-from pytest_simian.engines.kube_state import KubeStateEngine
-
-_engine = KubeStateEngine()
-
-
-def pytest_simian_engines(config):
-    return _engine.pytest_simian_engines(config)
-
-
-def pytest_simian_fault_driver(engine, config):
-    return _engine.pytest_simian_fault_driver(engine, config)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config):
-    _engine.pytest_unconfigure(config)
-'''
 
 PROMPT = 'Assess the health of the "{ns}" namespace in this Kubernetes cluster and report what you find.'
 
@@ -79,7 +59,6 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         (pack / "pack.yaml").write_text("name: shared\nvocabulary: upstream\n")
         for sc in SCENARIOS:
             (pack / f"{sc['id']}.yaml").write_text(yaml.safe_dump(sc, sort_keys=False))
-        (root / "kse_plugin.py").write_text(PLUGIN)
         kube = Kube(kubeconfig)
         yield {"root": root, "kubeconfig": kubeconfig, "pack": pack, "kube": kube}
         kube.close()
@@ -94,7 +73,7 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 def _run(shared: dict[str, Any], out: Path, *args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "KUBECONFIG": str(shared["kubeconfig"]),
            "PYTHONPATH": os.pathsep.join([str(shared["root"]), os.environ.get("PYTHONPATH", "")])}
-    cmd = [sys.executable, "-m", "pytest", "-p", "kse_plugin", f"--simian-pack={shared['pack']}",
+    cmd = [sys.executable, "-m", "pytest", f"--simian-pack={shared['pack']}",
            "--simian-cluster=current", "--simian-context=default", "--simian-allow-short-faults",
            f"--simian-out={out}", "-p", "no:cacheprovider", "-q", *args]
     return subprocess.Popen(cmd, cwd=shared["root"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

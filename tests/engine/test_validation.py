@@ -7,21 +7,51 @@ from typing import Any
 import pytest
 
 from pytest_simian import clock
-from pytest_simian.engines.kube_state import KubeStateDriver, render
+from pytest_simian.cluster.base import ClusterHandle, ClusterIdentity
+from pytest_simian.engines.kube_state import KubeStateEngine, render
 from pytest_simian.errors import InjectError, PackError
 from pytest_simian.executor import (
-    EXECUTOR_RECEIVED,
-    EXECUTOR_REJECTED,
     Environment,
     Executor,
     ExecutorConfig,
     ExecutorError,
+    Pipeline,
+    check_scenario,
     validate,
 )
-from pytest_simian.pack.models import FaultSpec
+from pytest_simian.pack.models import FaultSpec, Scenario
 from pytest_simian.record.audit import AuditLog
+from pytest_simian.record.events import EXECUTOR_RECEIVED, EXECUTOR_REJECTED
 from tests.engine.fakes import FakeKube
-from tests.engine.harness import events, names, scenario
+from tests.engine.harness import FixedCluster, context, events, names, scenario
+
+ENGINES = {"kube-state": KubeStateEngine()}
+
+
+class FakeHandle(ClusterHandle):
+    """A started cluster whose harness client is a FakeKube (every write recorded)."""
+
+    def __init__(self, kube: FakeKube) -> None:
+        self.kube = kube
+        self.identity = ClusterIdentity(backend="fake", description="fake")
+
+    def harness_client(self) -> FakeKube:
+        return self.kube
+
+    def subject_kubeconfig(self, attempt_id: str, directory: Any) -> Any:
+        raise AssertionError("no subject here")
+
+    def close(self) -> None:
+        pass
+
+
+def with_fault(sc: Scenario, fault: FaultSpec) -> Scenario:
+    """The scenario holding `fault` as built (model_copy: a fault that bypassed the model stays as it is)."""
+    return sc.model_copy(update={"faults": [fault]})
+
+
+def check(fault: FaultSpec, sc: Scenario) -> None:
+    check_scenario(with_fault(sc, fault), ENGINES, ExecutorConfig())
 
 PROBE = {"name": "it exists", "type": "k8s", "resource": "pods", "jsonpath": "{.items[*].metadata.name}",
          "contains": "x"}
@@ -90,15 +120,13 @@ def test_rejected_before_any_write(what: str, objects: list[dict[str, Any]], ove
     fault = _fault(objects, **over)
     sc = scenario([{"kind": "Manifests", "namespace": "shop", "manifests": [deploy()], "probes": [PROBE]}])
     kube = FakeKube()
-    called: list[str] = []
-    env = Environment(attempt_id="a1", scenario=sc, audit=audit, kube=kube, settle_deadline=clock.monotonic() + 5,
-                      progress=lambda _l: None)
+    ex = Executor(ENGINES, FixedCluster(FakeHandle(kube)), audit)
     with pytest.raises(ExecutorError) as info:
-        Executor().inject(fault, 0, render(fault), env, before_write=lambda: called.append("arena"))
+        ex.inject(context(with_fault(sc, fault), settle_seconds=5, attempt_id="a1"), 0)
     assert info.value.reason == reason, str(info.value)
     assert isinstance(info.value, InjectError)
     assert str(info.value).startswith(f"executor[{info.value.stage}:{reason}]")
-    assert kube.writes == [] and called == []
+    assert kube.writes == []  # not even the arena's hold Lease: nothing was written
     evs = events(audit)
     assert names(evs) == [EXECUTOR_RECEIVED, EXECUTOR_REJECTED]
     assert evs[1]["reason"] == reason and "executor[" in evs[1]["payload"]["error"]
@@ -112,7 +140,7 @@ def test_refused_at_load_too(what: str, objects: list[dict[str, Any]], over: dic
     fault = _fault(objects, **over)
     sc = scenario([{"kind": "Manifests", "namespace": "shop", "manifests": [deploy()], "probes": [PROBE]}])
     with pytest.raises(PackError):
-        KubeStateDriver().check(fault, sc)
+        check(fault, sc)
 
 
 def test_a_valid_manifest_passes_and_gets_its_namespace(audit: AuditLog) -> None:
@@ -148,28 +176,26 @@ def test_the_tier_policy_is_configurable_and_enforced() -> None:
 def test_mutate_mode_and_node_tier_are_refused_with_a_reason() -> None:
     sc = scenario([{"kind": "ContainerExitLoop", "namespace": "shop"}])
     with pytest.raises(PackError, match="mutate"):
-        KubeStateDriver().check(FaultSpec.model_validate({"kind": "ContainerExitLoop", "namespace": "shop",
-                                                          "mode": "mutate"}), sc)
+        check(FaultSpec.model_validate({"kind": "ContainerExitLoop", "namespace": "shop", "mode": "mutate"}), sc)
     with pytest.raises(PackError, match="node-tier"):
-        KubeStateDriver().check(FaultSpec.model_validate({"kind": "ContainerExitLoop", "namespace": "shop",
-                                                          "tier": "node"}), sc)
+        check(FaultSpec.model_validate({"kind": "ContainerExitLoop", "namespace": "shop", "tier": "node"}), sc)
 
 
 def test_names_that_leak_the_fault_are_refused() -> None:
     sc = scenario([{"kind": "ContainerExitLoop", "namespace": "shop",
                     "params": {"deployments": [{"name": "crashloop-demo"}]}}])
     with pytest.raises(PackError, match="name the fault"):
-        KubeStateDriver().check(sc.faults[0], sc)
+        check_scenario(sc, ENGINES, ExecutorConfig())
     sc = scenario([{"kind": "OOMKill", "namespace": "shop",
                     "params": {"deployments": [{"name": "web", "podLabels": {"scenario": "oomkill"}}]}}])
     with pytest.raises(PackError, match="name the fault"):
-        KubeStateDriver().check(sc.faults[0], sc)
+        check_scenario(sc, ENGINES, ExecutorConfig())
 
 
 def test_two_faults_creating_one_object_are_refused() -> None:
     sc = scenario([{"kind": "ContainerExitLoop", "namespace": "shop"}, {"kind": "NoOp", "namespace": "shop"}])
     with pytest.raises(PackError, match="same object"):
-        KubeStateDriver().check(sc.faults[0], sc)
+        check_scenario(sc, ENGINES, ExecutorConfig())
 
 
 def test_the_concurrency_cap_is_taken_with_the_apply(audit: AuditLog) -> None:
@@ -180,15 +206,15 @@ def test_the_concurrency_cap_is_taken_with_the_apply(audit: AuditLog) -> None:
                     "probes": [PROBE]},
                    {"kind": "NoOp", "namespace": "shop", "params": {"deployments": [{"name": "b"}]},
                     "probes": [PROBE]}])
-    ex = Executor(ExecutorConfig(max_concurrent_faults=1))
+    ex = Pipeline(ExecutorConfig(max_concurrent_faults=1))
     env = Environment(attempt_id="a1", scenario=sc, audit=audit, kube=kube, settle_deadline=clock.monotonic(),
                       progress=lambda _l: None, slots=HoldLocks(kube, namespace="kube-system"))
     f0, f1 = sc.faults
     with pytest.raises(ExecutorError, match="efficacy-failed"):  # applied, then its probe finds no pod
-        ex.inject(f0, 0, render(f0), env)
+        ex.land(f0, 0, render(f0), env, tier=ex.admit(f0, 0, render(f0), env))
     writes = len(kube.writes)
     with pytest.raises(ExecutorError) as info:
-        ex.inject(f1, 1, render(f1), env)
+        ex.land(f1, 1, render(f1), env, tier=ex.admit(f1, 1, render(f1), env))
     assert info.value.reason == "budget-exceeded"
     assert [w for w in kube.writes[writes:] if w[0] == "apply"] == []
     assert ex.registry.get("f-a1-0") is not None and ex.registry.get("f-a1-1") is None

@@ -1,4 +1,4 @@
-"""Helpers for the plugin's own pytester tests: write packs, subjects and the fake engine."""
+"""Helpers for the plugin's own pytester tests: write packs, subjects, the fake engine and its memory cluster."""
 
 from __future__ import annotations
 
@@ -61,6 +61,8 @@ class Rig:
         return self.subject(name, f"cat > /dev/null\necho 'looking around'\necho '{json.dumps(report)}'\n")
 
     def run(self, *args: str, subprocess: bool = False) -> pytest.RunResult:
+        if not any(a.startswith("--simian-cluster") for a in args):
+            args = (*args, "--simian-cluster=memory")  # the fake engine's in-memory cluster (fake_engine.py)
         if subprocess:
             return self.pytester.runpytest_subprocess(*args)
         return self.pytester.runpytest(*args)

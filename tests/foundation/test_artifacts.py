@@ -18,7 +18,8 @@ def mixed_pack(rig: Rig) -> str:
     return rig.pack([
         scenario("shop", "shop"),
         scenario("quiet", expect=[]),
-        scenario("inj", faults=[{"engine": "fake", "kind": "T", "namespace": "inj", "params": {"raise": "inject"}}]),
+        scenario("inj", faults=[{"engine": "fake", "kind": "T", "namespace": "inj", "params": {"raise": "inject"}}],
+                 settle_timeout="1s"),
         scenario("sessions", "sessions", severity="critical", expect=[
             {"kind": "Pod", "name": "session-store", "reasons": ["CrashLoopBackOff", "CrashLoop"], "root": True},
             {"kind": "Service", "name": "session-store", "reasons": ["NoEndpoints"]}]),

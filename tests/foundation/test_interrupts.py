@@ -32,7 +32,8 @@ def test_an_interrupt_during_the_subject_clears_the_faults_and_kills_the_subject
     subject = rig.subject("slow", f"echo $$ > {marker}\nsleep 60\n")
     pack = rig.pack([scenario("quiet", expect=[])])
     proc = subprocess.Popen([sys.executable, "-m", "pytest", f"--simian-pack={pack}", "--simian-allow-short-faults",
-                             f"--simian-subject=exec:{subject}", "-p", "no:cacheprovider"],
+                             f"--simian-subject=exec:{subject}", "-p", "no:cacheprovider",
+                             "--simian-cluster=memory"],
                             cwd=rig.path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while not marker.exists() and time.monotonic() < deadline:
@@ -44,7 +45,7 @@ def test_an_interrupt_during_the_subject_clears_the_faults_and_kills_the_subject
     assert proc.returncode == pytest.ExitCode.INTERRUPTED, out.decode()
     (run_dir,) = rig.runs()
     events = [json.loads(line)["event"] for line in (run_dir / "audit.jsonl").read_text().splitlines()]
-    assert events[-3:] == ["lease.cleared", "eval.cleared", "eval.scenario_ended"]
+    assert events[-4:] == ["lease.cleared", "arena.released", "eval.cleared", "eval.scenario_ended"]
     assert not _alive(int(marker.read_text())), "the subject outlived the harness"
     card = (run_dir / "scorecard.txt").read_text()
     assert "quiet [slow]  HARNESS ERROR — interrupted (" in card and "while the subject investigated" in card

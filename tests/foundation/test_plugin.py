@@ -1,4 +1,4 @@
-"""The plugin end to end, through pytester, with the test-only fake engine (no cluster)."""
+"""The plugin end to end, through pytester, with the test-only fake engine on its in-memory cluster."""
 
 from __future__ import annotations
 
@@ -42,23 +42,24 @@ def test_outcome_table(rig: Rig) -> None:
     agent = rig.reporting("agent", GOOD_REPORT)
     pack = rig.pack([
         scenario("shop"),  # scored, gate holds
-        scenario("nv", faults=[{"engine": "fake", "kind": "T", "namespace": "nv", "params": {"not_valid_on": "sim"}}]),
-        scenario("inj", faults=[{"engine": "fake", "kind": "T", "namespace": "inj", "params": {"raise": "inject"}}]),
-        scenario("before", faults=[{"engine": "fake", "kind": "T", "namespace": "before",
-                                    "params": {"raise": "harness"}}]),
+        scenario("nv", faults=[{"engine": "fake", "kind": "T", "namespace": "nv",
+                                "params": {"not_valid_on": "memory"}}]),
+        scenario("inj", faults=[{"engine": "fake", "kind": "T", "namespace": "inj", "params": {"raise": "inject"}}],
+                 settle_timeout="1s"),
+        scenario("before", "down-before", faults=[{"engine": "fake", "kind": "T", "namespace": "down-before"}]),
         scenario("noeff", faults=[{"engine": "fake", "kind": "T", "namespace": "noeff",
                                    "params": {"efficacy": "none"}}]),
-        scenario("clr", faults=[{"engine": "fake", "kind": "T", "namespace": "clr", "params": {"clear": "fail"}}]),
+        scenario("clr", "stuck-clr", faults=[{"engine": "fake", "kind": "T", "namespace": "stuck-clr"}]),
     ])
     result = rig.run(f"--simian-pack={pack}", f"--simian-subject=agent=exec:{agent}", SHORT, "-rA",
                      "--simian-min-efficacy=0")
     out = result.stdout.str()
     result.assert_outcomes(passed=1, failed=1, skipped=2, errors=3)
-    assert "NOT VALID ON sim — the fake workload's program cannot be modelled here" in out
-    assert "NOT SCORED — settle probe" in out
-    assert "NOT SCORED — the fake engine lost its cluster" in out
+    assert "NOT VALID ON memory — the memory cluster serves no Widget in example.com/v1" in out
+    assert "NOT SCORED — executor[settle:efficacy-failed]: settle probe" in out
+    assert "NOT SCORED — the arena could not be prepared: 0: connection refused: the cluster went away" in out
     assert "NOT SCORED — no passing efficacy record: fault 0 has no efficacy record" in out
-    assert "fake objects are still there after clearing" in out  # teardown error of `clr`
+    assert "is held by a finalizer that never finishes" in out  # teardown error of `clr`
     run = rig.run_json()
     outcomes = {v["scenario_id"]: v["outcome"] for v in run["attempts"].values()}
     # `clr` is scored (its finding names another namespace, so it fails) and also errors in teardown
@@ -122,7 +123,7 @@ def test_exit_status_raised_when_efficacy_below_minimum(rig: Rig, min_eff: str, 
     pack = rig.pack([
         scenario("docs", expect=[]),
         scenario("inj", expect=[], faults=[{"engine": "fake", "kind": "T", "namespace": "inj",
-                                            "params": {"raise": "inject"}}]),
+                                            "params": {"raise": "inject"}}], settle_timeout="1s"),
     ])
     args = [f"--simian-pack={pack}", SHORT, f"--simian-min-efficacy={min_eff}"]
     if gate:
@@ -304,7 +305,7 @@ def test_exec_subject_gets_the_prompt_three_ways_and_a_reduced_environment(rig: 
     assert seen["stdin"] == prompt and seen["argv"] == prompt and seen["env"]["SIMIAN_PROMPT"] == prompt
     assert "SECRET_TOKEN" not in seen["env"]
     assert str(rig.runs()[-1]) not in json.dumps(seen["env"])
-    assert seen["files"] == [".home"]
+    assert sorted(seen["files"]) == [".home", "kubeconfig"]  # its own kubeconfig, nothing of the run
     assert not seen["cwd"].startswith(str(rig.path))
 
 
@@ -335,7 +336,9 @@ def test_run_json_records_the_run(rig: Rig) -> None:
     pack = rig.pack([scenario("shop", "shop")])
     rig.run(f"--simian-pack={pack}", SHORT)
     run = rig.run_json()
-    assert run["format"] == "pytest-simian/run" and run["version"] == 1
+    assert run["format"] == "pytest-simian/run" and run["version"] == 2
+    assert run["executor"] == {"permitted_tiers": ["namespace"], "duration_ceiling": 14400.0,
+                               "max_concurrent_faults": 0}
     assert run["vocabularies"]["upstream"]["version"] == "1"
     assert run["packs"][0]["name"] == "demo" and len(run["packs"][0]["digest"]) == 64
     sc = run["scenarios"]["shop"]
@@ -346,6 +349,9 @@ def test_run_json_records_the_run(rig: Rig) -> None:
     assert attempt["scenario_id"] == "shop" and attempt["nodeid"] == "simian:demo::shop[noop]"
     events = [json.loads(line) for line in (rig.runs()[-1] / "audit.jsonl").read_text().splitlines()]
     names = [e["event"] for e in events]
-    assert names[:3] == ["eval.scenario_started", "driver.applied", "fault.efficacy"]
+    # every fault event is the executor's: the engine only rendered
+    assert names[:9] == ["eval.scenario_started", "cluster.started", "executor.received", "arena.held",
+                         "executor.validated", "driver.applied", "lease.registered", "fault.efficacy",
+                         "eval.subject_started"]
     assert names[-1] == "eval.scenario_ended"
     assert all(e["attempt_id"] == aid and e["v"] == 1 for e in events)

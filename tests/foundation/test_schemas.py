@@ -1,5 +1,5 @@
 """The committed JSON Schemas are the ones the models generate (regenerate with
-`python -m pytest_simian.pack.schema`)."""
+`python -m pytest_simian.engines.generate`)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,15 @@ import json
 
 import pytest
 
+from pytest_simian.engines import builtin_catalog
 from pytest_simian.pack.schema import SCHEMA_DIR, all_schemas, render
 
 
 @pytest.mark.parametrize("name", sorted(all_schemas()))
 def test_committed_schema_is_current(name: str) -> None:
     committed = (SCHEMA_DIR / name).read_text(encoding="utf-8")
-    assert committed == render(all_schemas()[name]), (
-        f"{name} is stale: run `python -m pytest_simian.pack.schema` and commit the result")
+    assert committed == render(all_schemas(builtin_catalog())[name]), (
+        f"{name} is stale: run `python -m pytest_simian.engines.generate` and commit the result")
 
 
 def test_scenario_schema_forbids_unknown_fields() -> None:

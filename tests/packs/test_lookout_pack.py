@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_simian.engines import builtin_catalog
 from pytest_simian.pack.lint import lint_prompt
 from pytest_simian.pack.loader import LoadedPack, load_pack
 from pytest_simian.pack.models import Scenario
@@ -61,7 +62,7 @@ with this pack's names: each must satisfy the scenario's expectation, or lookout
 
 @pytest.fixture(scope="module")
 def lookout() -> LoadedPack:
-    return load_pack(str(LOOKOUT_DIR))
+    return load_pack(str(LOOKOUT_DIR), catalog=builtin_catalog())
 
 
 def _by_id(pack: LoadedPack) -> dict[str, Scenario]:
@@ -96,7 +97,7 @@ def test_one_file_per_scenario_named_after_its_id(lookout: LoadedPack) -> None:
 
 
 def test_it_loads_beside_parity_without_clashes(lookout: LoadedPack) -> None:
-    parity = load_pack(str(PARITY_DIR))
+    parity = load_pack(str(PARITY_DIR), catalog=builtin_catalog())
     assert not {sc.id for sc in parity.pack.scenarios} & {sc.id for sc in lookout.pack.scenarios}
     ns = lambda lp: {f.namespace for sc in lp.pack.scenarios for f in sc.faults}  # noqa: E731
     assert not ns(parity) & ns(lookout)

@@ -24,10 +24,9 @@ import pytest
 
 from pytest_simian.pack.loader import load_pack
 from pytest_simian.record.artifacts import read_run
-from pytest_simian.record.rescore import evaluate_artifacts
+from pytest_simian.scoring.evaluation import evaluate_artifacts
 from pytest_simian.scoring.outcomes import Verdict
 from pytest_simian.scoring.scorecard import RunEvaluation
-
 from tests.packs.audit_shape import audit_shape, render_shape, scorecard_shape
 
 ROOT = Path(__file__).resolve().parents[2]

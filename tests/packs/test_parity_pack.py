@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
+from pytest_simian.engines import builtin_catalog
 from pytest_simian.pack.lint import lint_prompt
 from pytest_simian.pack.loader import LoadedPack, builtin_pack_names, builtin_packs_root, load_pack
 from pytest_simian.pack.models import Scenario
@@ -54,12 +55,14 @@ KINDS = {
 
 PARAM_KEYS = ("deployments", "jobs", "services", "claims")
 
+FAILURE_KINDS = builtin_catalog().failure_kinds()
+
 
 def _load_parity() -> LoadedPack:
     # The built-in name once packs/ ships inside the package; the source tree until then.
     if "parity" in builtin_pack_names():
-        return load_pack("parity")
-    return load_pack(str(PARITY_DIR))
+        return load_pack("parity", catalog=builtin_catalog())
+    return load_pack(str(PARITY_DIR), catalog=builtin_catalog())
 
 
 @pytest.fixture(scope="module")
@@ -251,16 +254,16 @@ def test_the_renames_are_exactly_the_four() -> None:
 
 @pytest.mark.parametrize("fixture", RENAMED, ids=[f["upstream_namespace"] for f in RENAMED])
 def test_each_rename_is_one_the_prompt_lint_refuses(fixture: dict[str, Any], parity: LoadedPack) -> None:
-    hits = lint_prompt(fixture["prompt"], vocabulary=UPSTREAM, reasons=_reasons(fixture))
+    hits = lint_prompt(fixture["prompt"], vocabulary=UPSTREAM, reasons=_reasons(fixture), kinds=FAILURE_KINDS)
     assert hits, f"upstream's prompt for {fixture['upstream_namespace']} passes the lint: the rename was not needed"
     ours = _by_id(parity)[fixture["id"]].prompt
     assert ours == fixture["prompt"].replace(fixture["upstream_namespace"], fixture["id"])
-    assert lint_prompt(ours, vocabulary=UPSTREAM, reasons=_reasons(fixture)) == []
+    assert lint_prompt(ours, vocabulary=UPSTREAM, reasons=_reasons(fixture), kinds=FAILURE_KINDS) == []
 
 
 @pytest.mark.parametrize("fixture", KEPT, ids=[f["upstream_namespace"] for f in KEPT])
 def test_lint_accepts_the_other_seven_unchanged(fixture: dict[str, Any], parity: LoadedPack) -> None:
-    assert lint_prompt(fixture["prompt"], vocabulary=UPSTREAM, reasons=_reasons(fixture)) == []
+    assert lint_prompt(fixture["prompt"], vocabulary=UPSTREAM, reasons=_reasons(fixture), kinds=FAILURE_KINDS) == []
     assert _by_id(parity)[fixture["id"]].prompt == fixture["prompt"]
 
 
@@ -450,12 +453,13 @@ def test_parity_is_shipped() -> None:
 
 @pytest.mark.parametrize("pack_dir", SHIPPED, ids=[p.name for p in SHIPPED])
 def test_every_shipped_pack_has_a_control_and_clean_prompts(pack_dir: Path) -> None:
-    lp = load_pack(str(pack_dir))
+    lp = load_pack(str(pack_dir), catalog=builtin_catalog())
     controls = [sc for sc in lp.pack.scenarios if sc.is_control]
     assert controls, f"pack {lp.pack.name} has no control: a subject that reports everything would score perfectly"
     for sc in controls:
         assert sc.also_true == [], f"{sc.id}: a control may not carry also_true"
     vocab = get_vocabulary(lp.pack.vocabulary)
     for sc in lp.pack.scenarios:
-        hits = lint_prompt(sc.prompt, vocabulary=vocab, reasons=[r for e in sc.expect for r in e.reasons])
+        hits = lint_prompt(sc.prompt, vocabulary=vocab, reasons=[r for e in sc.expect for r in e.reasons],
+                           kinds=FAILURE_KINDS)
         assert hits == [], f"{sc.id}: the prompt leaks the diagnosis: {', '.join(map(str, hits))}"

@@ -123,7 +123,7 @@ def write_run(directory: Path, attempts: list[Attempt] | None = None, *, floor: 
         "attempts": run_attempts,
     }
     if floor:
-        run["floor"] = floor
+        run["options"]["floor"] = floor
     (directory / "run.json").write_text(json.dumps(run, indent=2) + "\n", encoding="utf-8")
     tdir = directory / "transcripts"
     tdir.mkdir(exist_ok=True)

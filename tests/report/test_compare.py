@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_simian.record.rescore import COMPARE_FILE, rescore_offline
+from pytest_simian.finalize import COMPARE_FILE, rescore_offline
 from pytest_simian.report.compare import check_compare_dir, compare_dirs, render_compare_text
 from pytest_simian.report.html import render_html
 from pytest_simian.report.load import load_run

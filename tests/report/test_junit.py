@@ -101,9 +101,9 @@ def test_live_and_offline_junit_agree_with_pytests_junitxml(rig: Rig, tmp_path: 
         scenario("checkout", "shop"),
         scenario("quiet", "docs", expect=[]),
         scenario("nope", "pay", faults=[{"engine": "fake", "kind": "Thing", "namespace": "pay", "duration": "2h",
-                                          "params": {"raise": "inject"}}]),
-        scenario("lost", "inv", faults=[{"engine": "fake", "kind": "Thing", "namespace": "inv", "duration": "2h",
-                                          "params": {"raise": "harness"}}]),
+                                          "params": {"raise": "inject"}}], settle_timeout="1s"),
+        scenario("lost", "down-inv", faults=[{"engine": "fake", "kind": "Thing", "namespace": "down-inv",
+                                               "duration": "2h"}]),
     ])
     pytest_xml = tmp_path / "pytest.xml"
     rig.run(f"--simian-pack={pack}", "--simian-subject=noop:", f"--simian-subject=good=exec:{good}",

@@ -12,9 +12,13 @@ from typing import Any
 import pytest
 import yaml
 
+from pytest_simian.engines import builtin_catalog
 from pytest_simian.pack.lint import LintHit, lint_prompt
-from pytest_simian.pack.models import KUBE_STATE_FAULT_KINDS, NEUTRAL_KUBE_STATE_KINDS
 from pytest_simian.scoring.vocabulary import UPSTREAM
+
+CATALOG = builtin_catalog()
+FAILURE_KINDS = CATALOG.failure_kinds()
+NEUTRAL_KINDS = tuple(k.name for k in CATALOG.kinds("kube-state") if not k.names_failure)
 
 DATA = Path(__file__).parent / "data" / "parity_truth.yaml"
 FIXTURES: dict[str, dict[str, Any]] = {
@@ -26,7 +30,7 @@ ACCEPTED = ["fault-failedjob", "fault-badselector", "fault-none", "fault-storefr
 
 
 def lint(prompt: str, reasons: list[str] | tuple[str, ...] = ()) -> list[LintHit]:
-    return lint_prompt(prompt, vocabulary=UPSTREAM, reasons=reasons)
+    return lint_prompt(prompt, vocabulary=UPSTREAM, reasons=reasons, kinds=FAILURE_KINDS)
 
 
 def lint_fixture(fixture_id: str) -> list[LintHit]:
@@ -88,18 +92,27 @@ def test_non_generic_reason_from_the_scenarios_own_expectations_refuses() -> Non
     assert [h.token for h in lint("Is there a connection refused in \"shop\"?", reasons)] == ["ConnectionRefused"]
 
 
-@pytest.mark.parametrize("kind", KUBE_STATE_FAULT_KINDS)
+@pytest.mark.parametrize("kind", FAILURE_KINDS)
 def test_every_failure_kind_name_refuses(kind: str) -> None:
     hits = lint(f"Assess the namespace; hint: {kind}.")
     assert ("fault kind", kind) in [(h.source, h.token) for h in hits]
 
 
-def test_kind_list_is_the_issues_fixed_list() -> None:
-    assert KUBE_STATE_FAULT_KINDS == (
+def test_the_built_in_catalogue_names_these_failure_kinds() -> None:
+    assert FAILURE_KINDS == (
         "ImagePullFailure", "ContainerExitLoop", "OOMKill", "Unschedulable", "JobFailure", "SelectorMismatch",
         "UnboundVolume", "DependencyStall", "Cascade", "BadRollout", "PDBGridlock", "CertExpiry",
         "MissingVolumeSource")
-    assert NEUTRAL_KUBE_STATE_KINDS == ("NoOp", "Manifests")
+    assert NEUTRAL_KINDS == ("NoOp", "Manifests")
+
+
+def test_a_third_party_engines_failure_kind_refuses_too() -> None:
+    from pytest_simian.pack.catalog import Catalog, KindInfo
+
+    kinds = Catalog({"net": [KindInfo("PacketStorm", "x"), KindInfo("Quiet", "y", names_failure=False)]})
+    hits = lint_prompt("Is there a packet storm in \"shop\"?", vocabulary=UPSTREAM, kinds=kinds.failure_kinds())
+    assert [(h.source, h.token) for h in hits] == [("fault kind", "PacketStorm")]
+    assert lint_prompt("Is it quiet in \"shop\"?", vocabulary=UPSTREAM, kinds=kinds.failure_kinds()) == []
 
 
 @pytest.mark.parametrize("prompt", [

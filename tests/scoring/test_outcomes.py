@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from pytest_simian.record.join import AttemptRecord, join
+from pytest_simian.scoring.efficacy import manifested
 from pytest_simian.scoring.measures import Expectation, GroundTruth
 from pytest_simian.scoring.outcomes import ERROR, FAILED, PASSED, SKIPPED, Gate, decide
 from pytest_simian.scoring.scorecard import evaluate_run, render_text
@@ -166,7 +167,7 @@ def test_clear_failure_is_a_teardown_error_and_leaves_the_outcome() -> None:
 
 def test_a_fault_with_a_failing_efficacy_record_is_not_manifested_even_if_another_passed() -> None:
     rec = record(efficacies=(efficacy(0, False, probe="pods pull"), efficacy(0, True)), report=GOOD_REPORT)
-    assert not rec.manifested(1)
+    assert not manifested(rec, 1)
     v = verdict(rec)
     assert not v.manifested and not v.scored
     assert v.outcome == ERROR and "NOT SCORED" in v.message and "'pods pull' did not pass" in v.message
@@ -174,8 +175,8 @@ def test_a_fault_with_a_failing_efficacy_record_is_not_manifested_even_if_anothe
 
 def test_partial_cascade_is_not_manifested() -> None:
     rec = record(efficacies=(efficacy(0, True),), report=GOOD_REPORT)
-    assert rec.manifested(1)
-    assert not rec.manifested(2)
+    assert manifested(rec, 1)
+    assert not manifested(rec, 2)
     v = verdict(rec, faults=2)
     assert not v.manifested and not v.scored
     assert v.outcome == ERROR and "fault 1 has no efficacy record" in v.message
@@ -185,7 +186,7 @@ def test_partial_cascade_is_not_manifested() -> None:
 
 def test_no_efficacy_record_is_not_manifestation() -> None:
     rec = record(efficacies=(), report=GOOD_REPORT)
-    assert not rec.manifested(1)
+    assert not manifested(rec, 1)
     assert not verdict(rec).scored
 
 

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from pytest_simian.cluster import kubeconfig
+from pytest_simian import kubeconfig
 from pytest_simian.sim.clock import VirtualClock
 from pytest_simian.sim.server import SimServer
 from pytest_simian.sim.store import Store

@@ -16,7 +16,7 @@ from typing import Any
 
 from pytest_simian.sim import messages as M
 from pytest_simian.sim.controllers.base import controller_ref, now_str, owned_by, pod_ready, run_loop, ts
-from pytest_simian.sim.controllers.events import EventRecorder
+from pytest_simian.sim.eventrecorder import EventRecorder
 
 __all__ = ["JobController"]
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from pytest_simian.sim import messages as M
 from pytest_simian.sim.controllers.base import pod_ready, run_loop
-from pytest_simian.sim.controllers.events import EventRecorder
+from pytest_simian.sim.eventrecorder import EventRecorder
 
 __all__ = ["EndpointsController", "VolumeBinder"]
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_simian.sim import messages as M
-from pytest_simian.sim.bootstrap import NODE_NAME
 from pytest_simian.sim.controllers.base import effective_requests, now_str, pod_active, run_loop, set_condition
-from pytest_simian.sim.controllers.events import EventRecorder
+from pytest_simian.sim.eventrecorder import EventRecorder
+from pytest_simian.sim.names import NODE_NAME
 from pytest_simian.sim.store import json_copy
 
 __all__ = ["Scheduler"]

@@ -27,7 +27,7 @@ from pytest_simian.sim.controllers.base import (
     template_hash,
     ts,
 )
-from pytest_simian.sim.controllers.events import EventRecorder
+from pytest_simian.sim.eventrecorder import EventRecorder
 
 __all__ = ["ReplicaSetController", "DeploymentController"]
 

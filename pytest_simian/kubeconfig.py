@@ -1,6 +1,7 @@
 """Writing kubeconfig files (harness and per-attempt subject) for a cluster reached by token.
 
-Why: both the ``sim`` and ``current`` backends hand out token kubeconfigs with neutral names
+Why: the cluster backends and the standalone embedded cluster (``python -m pytest_simian.sim``) hand out
+token kubeconfigs with neutral names
 (``cluster``/``default``/``subject``) so a subject learns nothing about the harness from its credentials.
 Must not: write into a directory it was not given; copy credentials from another kubeconfig.
 """

@@ -1,8 +1,10 @@
-"""Finalizing a live run, and rescoring a saved one (`--simian-offline`).
+"""Finishing a live run, and rescoring a saved one (`--simian-offline`): run.json, scorecard, report, JUnit.
 
 Why: both must print the same scorecard from the same artifacts, so both go through
-:func:`evaluate_artifacts`. Rescoring is a function from a run directory to a *new* run directory
-(the original is never written to), against the expectations stored in the run, with no cluster.
+:func:`pytest_simian.scoring.evaluation.evaluate_artifacts`. Rescoring is a function from a run directory to a
+*new* run directory (the original is never written to), against the expectations stored in the run, with
+no cluster. This sits above record/ and report/ (it writes both kinds of output), so neither imports the
+other's writer.
 Must not: score differently from scoring/; touch a cluster.
 """
 
@@ -14,17 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from pytest_simian import clock
-from pytest_simian.record import join
-from pytest_simian.record.artifacts import (
-    REPORTS_DIR,
-    ArtifactError,
-    RunArtifacts,
-    new_run_dir,
-    read_run,
-    write_json_atomic,
-)
-from pytest_simian.scoring.outcomes import ERROR, FAILED
-from pytest_simian.scoring.scorecard import RunEvaluation, evaluate_run, render_text
+from pytest_simian.record.artifacts import REPORTS_DIR, ArtifactError, new_run_dir, read_run
+from pytest_simian.record.run_document import RUN_VERSION, write_run_document
+from pytest_simian.report import write_outputs
+from pytest_simian.scoring.evaluation import clusters_from_events, evaluate_artifacts, pytest_like_status
+from pytest_simian.scoring.scorecard import RunEvaluation
 
 SCORECARD_FILE = "scorecard.txt"
 COMPARE_FILE = "compare.txt"
@@ -38,8 +34,6 @@ def write_run_outputs(run_dir: Path, *, compare_to: Path | None = None) -> str:
     report could not be written. A failure here never loses the run: run.json and scorecard.txt are
     already on disk, and the traceback goes to report-error.txt.
     """
-    from pytest_simian.report import write_outputs  # report/ imports this module: import it late
-
     try:
         text = write_outputs(run_dir, compare_to=compare_to)
     except Exception as exc:  # noqa: BLE001 - the verdicts are written; the report is a view of them
@@ -50,30 +44,6 @@ def write_run_outputs(run_dir: Path, *, compare_to: Path | None = None) -> str:
     if compare_to is not None:
         (run_dir / COMPARE_FILE).write_text(text, encoding="utf-8")
     return text
-
-
-def clusters_from_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seen: list[dict[str, Any]] = []
-    for ev in events:
-        if ev.get("event") == join.CLUSTER_STARTED:
-            ident = dict(ev.get("payload") or {})
-            if ident not in seen:
-                seen.append(ident)
-    return seen
-
-
-def evaluate_artifacts(run: Mapping[str, Any], art: RunArtifacts) -> tuple[RunEvaluation, str]:
-    records = join.join(art.events, art.reports, art.report_problems)
-    evaluation = evaluate_run(run, records, art.problems)
-    return evaluation, render_text(evaluation)
-
-
-def pytest_like_status(evaluation: RunEvaluation) -> int:
-    """What pytest would have exited with for these verdicts (1 on any failure or error)."""
-    if not evaluation.verdicts:
-        return 5
-    bad = any(v.outcome in (FAILED, ERROR) or v.teardown_error for v in evaluation.verdicts)
-    return 1 if bad else 0
 
 
 def finalize_run(run_dir: Path, run_doc: dict[str, Any], attempts: Mapping[str, Any], pytest_status: int,
@@ -93,7 +63,7 @@ def finalize_run(run_dir: Path, run_doc: dict[str, Any], attempts: Mapping[str, 
                        "manifested": evaluation.manifested, "rate": evaluation.efficacy_rate,
                        "refused": evaluation.refused}
     doc["exit_status"] = evaluation.exit_status(pytest_status)
-    write_json_atomic(run_dir / "run.json", doc)
+    write_run_document(run_dir / "run.json", doc)
     (run_dir / SCORECARD_FILE).write_text(text, encoding="utf-8")
     write_run_outputs(run_dir, compare_to=compare_to)
     return evaluation, text
@@ -129,7 +99,8 @@ def rescore_offline(src: Path, *, out_root: Path, write: Callable[[str], Any],
                        "manifested": evaluation.manifested, "rate": evaluation.efficacy_rate,
                        "refused": evaluation.refused}
     run["exit_status"] = status
-    write_json_atomic(dest / "run.json", run)
+    run["version"] = RUN_VERSION
+    write_run_document(dest / "run.json", run)
     (dest / SCORECARD_FILE).write_text(text, encoding="utf-8")
     extra = write_run_outputs(dest, compare_to=compare_to)
     write("=" * 30 + " simian scorecard " + "=" * 30 + "\n")
