@@ -10,10 +10,11 @@ subject, or score.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -98,46 +99,45 @@ class Pipeline:
 
     # ------------------------------------------------------------ inject
 
-    def admit(self, fault: FaultSpec, index: int, bundle: Bundle, env: Environment, *,
-              engine: str = "kube-state") -> str:
+    def admit(self, fault: FaultSpec, index: int, bundle: Bundle, env: Environment, *, engine: str) -> str:
         """received → validated against the cluster's discovery. Returns the effective tier; raises an
         ExecutorError (after `executor.rejected`) for a fault that must not be applied. Writes nothing."""
         audit = env.audit
         uid = fault_uid(env.attempt_id, index)
         audit.emit(EXECUTOR_RECEIVED, fault_uid=uid, payload={"engine": engine, "kind": fault.kind,
                                                              "fault_index": index})
-        try:
+        with self._refusals(uid, env):
             validate(fault, env.scenario, bundle, self.config)
             check_probes(bundle)
             check_leaks(bundle, env.scenario, self.failure_kinds)
             return validate_scopes(fault, env.scenario, bundle, self.config, env.kube)
-        except ExecutorError as err:
-            raise self._rejected(err, uid, env) from None
-        except KubeError as exc:
-            raise self._rejected(ExecutorError(STAGE_SAFETY, REASON_SCHEMA_INVALID,
-                                               "the cluster could not be asked about the objects", exc),
-                                 uid, env) from None
 
     @staticmethod
     def _rejected(err: ExecutorError, uid: str, env: Environment) -> ExecutorError:
         env.audit.emit(EXECUTOR_REJECTED, fault_uid=uid, reason=err.reason, payload={"error": str(err)})
         return err
 
-    def land(self, fault: FaultSpec, index: int, bundle: Bundle, env: Environment, *, tier: str,
-             engine: str = "kube-state") -> str:
-        """Ownership, the concurrency slot, the lease, then each stage applied and gated, then the Settle
-        probes: every result a `fault.efficacy` event. Returns the fault uid. Called only once the
-        scenario's namespaces are held (another attempt's objects are gone by then)."""
-        audit = env.audit
-        uid = fault_uid(env.attempt_id, index)
+    @contextlib.contextmanager
+    def _refusals(self, uid: str, env: Environment) -> Iterator[None]:
+        """A refusal inside is recorded as `executor.rejected`; a cluster that cannot be asked is one too."""
         try:
-            self._check_ownership(uid, bundle, env)
+            yield
         except ExecutorError as err:
             raise self._rejected(err, uid, env) from None
         except KubeError as exc:
             raise self._rejected(ExecutorError(STAGE_SAFETY, REASON_SCHEMA_INVALID,
                                                "the cluster could not be asked about the objects", exc),
                                  uid, env) from None
+
+    def land(self, fault: FaultSpec, index: int, bundle: Bundle, env: Environment, *, tier: str,
+             engine: str) -> str:
+        """Ownership, the concurrency slot, the lease, then each stage applied and gated, then the Settle
+        probes: every result a `fault.efficacy` event. Returns the fault uid. Called only once the
+        scenario's namespaces are held (another attempt's objects are gone by then)."""
+        audit = env.audit
+        uid = fault_uid(env.attempt_id, index)
+        with self._refusals(uid, env):
+            self._check_ownership(uid, bundle, env)
         slot = None
         refs = bundle_refs(bundle)
         with self._lock:  # the cap is counted and taken atomically with the apply that follows
@@ -230,7 +230,7 @@ class Pipeline:
         """Delete the fault's objects (only those carrying its uid) and wait until they and their pods are
         gone. Idempotent. Raises ClearError when they are not."""
         uid = fault_uid(env.attempt_id, index)
-        active = self.registry.get(uid) or ActiveFault(uid, env.attempt_id, env.scenario.id, "kube-state",
+        active = self.registry.get(uid) or ActiveFault(uid, env.attempt_id, env.scenario.id, fault.engine,
                                                        fault.namespace, bundle_refs(bundle), self.now(), self.now())
         known = self.registry.get(uid) is not None
         self._clear_refs(active, env.kube, env.audit, env.cluster_clock, expired=False, announce=known, slots=env.slots)

@@ -211,10 +211,10 @@ def test_the_concurrency_cap_is_taken_with_the_apply(audit: AuditLog) -> None:
                       progress=lambda _l: None, slots=HoldLocks(kube, namespace="kube-system"))
     f0, f1 = sc.faults
     with pytest.raises(ExecutorError, match="efficacy-failed"):  # applied, then its probe finds no pod
-        ex.land(f0, 0, render(f0), env, tier=ex.admit(f0, 0, render(f0), env))
+        ex.land(f0, 0, render(f0), env, tier=ex.admit(f0, 0, render(f0), env, engine="kube-state"), engine="kube-state")
     writes = len(kube.writes)
     with pytest.raises(ExecutorError) as info:
-        ex.land(f1, 1, render(f1), env, tier=ex.admit(f1, 1, render(f1), env))
+        ex.land(f1, 1, render(f1), env, tier=ex.admit(f1, 1, render(f1), env, engine="kube-state"), engine="kube-state")
     assert info.value.reason == "budget-exceeded"
     assert [w for w in kube.writes[writes:] if w[0] == "apply"] == []
     assert ex.registry.get("f-a1-0") is not None and ex.registry.get("f-a1-1") is None
