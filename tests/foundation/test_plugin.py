@@ -191,6 +191,22 @@ def test_malformed_pack_names_file_line_and_field(rig: Rig) -> None:
     assert f"shop.yaml:{line} expect[0].min_severity:" in err
 
 
+@pytest.mark.parametrize(("fault", "message"), [
+    ({"engine": "fake", "kind": "Nope"}, "unknown fake kind 'Nope' (known: Thing, T)"),
+    ({"engine": "teapot", "kind": "Overbrewed"}, "unknown engine 'teapot' (installed: fake, kube-state)"),
+    ({"engine": "kube-state", "kind": "Manifests"}, "kind Manifests needs a non-empty `manifests` list"),
+])
+def test_engines_and_kinds_are_checked_against_the_registered_catalogue_at_load(
+        rig: Rig, fault: dict[str, str], message: str) -> None:
+    pack = rig.pack([scenario("shop", faults=[{**fault, "namespace": "shop"}])])
+    result = rig.run(f"--simian-pack={pack}", SHORT)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    text = (rig.path / "demo" / "shop.yaml").read_text().splitlines()
+    line = next(i for i, t in enumerate(text, 1) if t.strip().startswith("- kind:") or "engine:" in t)
+    err = result.stderr.str()
+    assert f"shop.yaml:{line} faults[0]: {message}" in err, err
+
+
 def test_cmd_probes_and_unknown_modes_are_refused_with_a_reason(rig: Rig) -> None:
     sc = scenario("shop")
     sc["faults"][0]["probes"] = [{"name": "x", "type": "cmd", "command": "tc qdisc"}]
