@@ -27,7 +27,7 @@ from pytest_simian.engines.base import Engine
 from pytest_simian.errors import ClearError, HarnessError, InjectError, PackError
 from pytest_simian.executor.pipeline import Environment, Pipeline
 from pytest_simian.executor.policy import ExecutorConfig, ExecutorError
-from pytest_simian.executor.validation import as_pack_error, check_bundle, duplicate_objects, held_namespaces
+from pytest_simian.executor.validation import check_bundle, duplicate_objects, held_namespaces
 from pytest_simian.leases import Reaper, expiry_after
 from pytest_simian.pack.catalog import Catalog
 from pytest_simian.pack.models import FaultSpec, Scenario
@@ -92,7 +92,7 @@ def check_scenario(scenario: Scenario, engines: Mapping[str, Engine], config: Ex
         try:
             check_bundle(fault, scenario, bundle, config, catalog)
         except ExecutorError as exc:
-            raise PackError(as_pack_error(exc).detail, field=f"faults[{i}]") from None
+            raise PackError(f"the executor would refuse this fault: {exc}", field=f"faults[{i}]") from None
         bundles.append(bundle)
     dups = duplicate_objects(bundles)
     if dups:

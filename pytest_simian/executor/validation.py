@@ -17,7 +17,6 @@ from typing import Any
 
 from pytest_simian.bundle import Bundle
 from pytest_simian.cluster.kube import KubeError
-from pytest_simian.errors import PackError
 from pytest_simian.executor.policy import (
     REASON_DURATION_OVER_CEILING,
     REASON_NAMES_THE_FAULT,
@@ -271,7 +270,3 @@ def check_bundle(fault: FaultSpec, scenario: Scenario, bundle: Bundle, config: E
     check_probes(bundle)
     check_leaks(bundle, scenario, catalog.failure_kinds())
     return tier
-
-
-def as_pack_error(exc: ExecutorError) -> PackError:
-    return PackError(f"the executor would refuse this fault: {exc}")
